@@ -1,0 +1,26 @@
+/**
+ * The limits a decision attaches to an allowed call. The policy computes them once; the
+ * sandbox layer enforces exactly these, and no other place computes limits.
+ */
+export interface SandboxProfile {
+  /** Wall-clock deadline for the call, in milliseconds. */
+  timeoutMs: number;
+  /** Largest output handed back inline to the model; the rest is spilled to a file. */
+  maxOutputChars: number;
+  /** Hard cap on the bytes a process may write to stdout+stderr before it is killed. */
+  maxOutputBytes: number;
+  /** Absolute, symlink-resolved directories the call may write into. */
+  writableRoots: string[];
+  /** Absolute directories the call may read (besides the system); empty means "anywhere not denied". */
+  readableRoots: string[];
+  /** Path patterns (policy path syntax, already anchored to absolute globs) that may never be read. */
+  readDeny: string[];
+  /** Path patterns that may never be written, even inside writable roots. */
+  writeDeny: string[];
+  /** Whether the call may open network connections. */
+  network: boolean;
+  /** Environment variables passed to child processes (names; `*` suffix allowed). Secrets are dropped unless named here exactly. */
+  envAllow: string[];
+  /** OS-level isolation: `required` refuses to run without it, `auto` uses it where available. */
+  os: 'auto' | 'required' | 'off';
+}
