@@ -82,3 +82,12 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
     },
   };
 }
+
+/**
+ * Compiles a glob that is already absolute (as the sandbox profile carries them) with the same
+ * semantics as policy patterns: a match on a directory covers its contents.
+ */
+export function compileAbsolutePathGlob(glob: string): PathPattern {
+  if (!glob.startsWith('/')) throw new PathPatternError(`expected an absolute glob, got "${glob}"`);
+  return compilePathPattern(`/${glob}`, 'deny', { cwd: '/', home: '/', policyRoot: '/' });
+}

@@ -1,0 +1,43 @@
+import type { CliIO, Subcommand } from './io.js';
+import { UsageError } from './io.js';
+
+/** Subcommands load lazily so that `toolgate hook` pays only for what a decision needs. */
+const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+  classify: {
+    summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
+    load: async () => (await import('./classify.js')).classifyCommand,
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(SUBCOMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
+  return `usage: toolgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun "toolgate <command> --help" for a command's options.\n`;
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout).write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const { ENGINE_VERSION } = await import('../version.js');
+    io.stdout.write(`${ENGINE_VERSION}\n`);
+    return 0;
+  }
+  const sub = SUBCOMMANDS[name];
+  if (sub === undefined) {
+    io.stderr.write(`toolgate: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await (await sub.load())(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`toolgate ${name}: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`toolgate ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}
