@@ -1,0 +1,376 @@
+import type { CommandLine, CwdSet, Redirect, SimpleCommand } from './command-line.js';
+import { COMMANDS } from './commands/index.js';
+import type { CommandContext, EffectSink, ScriptOptions, WriteHow } from './commands/spec.js';
+import { isSensitiveShellVariable, variableRisk } from './environment.js';
+import { parseCommandLine } from './parse.js';
+import { isDynamic, staticWord, type Word } from './word.js';
+
+/**
+ * What each simple command of a line does, including the commands it runs: the ones inside
+ * wrappers (`timeout 5 x`), `xargs x`, `find -exec x`, `bash -c '...'`, `eval`, and the code
+ * named by options and variables (`git -c core.pager=...`, `PAGER=...`).
+ */
+export interface WriteTarget {
+  readonly target: Word;
+  readonly how: WriteHow;
+}
+
+export interface CommandReport {
+  /** argv as analyzed (for a nested command, its own argv, wrappers removed). */
+  readonly argv: readonly Word[];
+  /** How it was reached: 'line', or the wrapper / option that runs it (`xargs`, `bash -c`, ...). */
+  readonly via: string;
+  /** A wrapper that policy patterns look through (timeout, nice, env, ...). */
+  readonly transparent: boolean;
+  /** The command's own assignments (`X=1 cmd`). */
+  readonly env: readonly { name: string; value: Word }[];
+  readonly cwd: CwdSet;
+  readonly reads: readonly Word[];
+  readonly writes: readonly WriteTarget[];
+  readonly removes: readonly Word[];
+  /** Why it is not read-only (empty when it is). */
+  readonly notReadOnly: readonly string[];
+  /** Why it is destructive (empty when it is not). */
+  readonly destructive: readonly string[];
+  /** Why it may keep running after the call (`&`, setsid, tail -f); empty when it ends. */
+  readonly lingers: readonly string[];
+  /** Offsets in the top-level source of the simple command this report comes from. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface LineAnalysis {
+  readonly line: CommandLine;
+  readonly reports: readonly CommandReport[];
+  /** Line-level findings that belong to no single command (parse problems, arithmetic on tainted values). */
+  readonly lineReasons: readonly string[];
+  /** Whether a line-level finding can run code the line does not show (so may be destructive). */
+  readonly lineRunsHiddenCode: boolean;
+  /** Whether every construct and command was understood (no parse problems, no nested too deep). */
+  readonly complete: boolean;
+}
+
+const MAX_NESTING = 8;
+const SYSTEM_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
+const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty']);
+
+export function analyzeLine(source: string): LineAnalysis {
+  return analyzeParsed(parseCommandLine(source), 0, 'line');
+}
+
+function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs = false): LineAnalysis {
+  const analyzer = new LineAnalyzer(line, depth, extraArgs);
+  const lineReasons: string[] = line.problems.map((p) => p);
+  const hiddenCode: string[] = [];
+  for (const name of line.promptExpansions) {
+    hiddenCode.push(
+      `\${${name}@P} expands the value as a prompt, which runs command substitutions inside it`,
+    );
+  }
+  for (const name of line.indirectExpansions) {
+    if (line.taintedNames.has(name)) {
+      hiddenCode.push(`\${!${name}} dereferences a name this line sets; a subscript in it can run code`);
+    }
+  }
+  for (const name of line.arithmeticNames) {
+    if (line.taintedNames.has(name)) {
+      hiddenCode.push(
+        `arithmetic evaluates $${name}, whose value this line sets: an array subscript in it can run code`,
+      );
+    }
+  }
+  for (const cmd of line.commands) analyzer.command(cmd, via);
+  return {
+    line,
+    reports: analyzer.reports,
+    lineReasons: [...lineReasons, ...hiddenCode, ...analyzer.lineReasons],
+    lineRunsHiddenCode: hiddenCode.length > 0,
+    complete: line.problems.length === 0 && analyzer.complete,
+  };
+}
+
+class LineAnalyzer {
+  readonly reports: CommandReport[] = [];
+  readonly lineReasons: string[] = [];
+  complete = true;
+  private readonly aliases = new Map<string, Word>();
+
+  constructor(
+    private readonly line: CommandLine,
+    private readonly depth: number,
+    /** Arguments are appended to these commands at run time (code run as a pager, a diff program, ...). */
+    private readonly extraArgs: boolean,
+  ) {}
+
+  command(cmd: SimpleCommand, via: string): void {
+    const r = new ReportBuilder(cmd, cmd.argv, via);
+    this.redirects(cmd, r);
+    switch (cmd.kind) {
+      case 'assignment':
+        for (const a of cmd.assignments) {
+          if (isSensitiveShellVariable(a.name)) {
+            r.notReadOnly(`assigning ${a.name} changes how later commands run`);
+          }
+        }
+        break;
+      case 'arithmetic':
+      case 'redirect-only':
+        break;
+      default:
+        this.program(cmd, cmd.argv, r, this.extraArgs);
+    }
+    if (cmd.background) r.linger(`"${r.display()}" runs in the background (&)`);
+    this.reports.push(r.build());
+  }
+
+  private redirects(cmd: SimpleCommand, r: ReportBuilder): void {
+    for (const redirect of cmd.redirects) redirectEffect(redirect, r, cmd.argv[0]?.value === 'exec');
+  }
+
+  /** Analyze argv as a program run: env prefix, name resolution, then the command's knowledge. */
+  private program(cmd: SimpleCommand, argv: readonly Word[], r: ReportBuilder, extraArgs: boolean): void {
+    for (const a of cmd.assignments) this.environment(a.name, a.value, r, argv[0]);
+    const nameWord = argv[0];
+    if (nameWord === undefined) return;
+    if (isDynamic(nameWord)) {
+      r.opaque(`the command name "${nameWord.raw}" is only known at run time`);
+      return;
+    }
+    let name = nameWord.value;
+    if (name.includes('/')) {
+      if (!SYSTEM_DIRS.test(name)) {
+        r.opaque(`runs the program ${name}, whose code the line does not show`);
+        return;
+      }
+      name = name.slice(name.lastIndexOf('/') + 1);
+    }
+    if (this.line.functions.has(name) && cmd.kind === 'command') {
+      // Its body is part of this line and analyzed on its own.
+      return;
+    }
+    const alias = this.aliases.get(name);
+    if (alias !== undefined && cmd.kind === 'command') {
+      const rest = argv.slice(1).map((w) => w.raw);
+      this.script({ ...alias, value: [alias.value, ...rest].join(' ') }, `alias ${name}`, cmd, r);
+      return;
+    }
+    if (name === 'alias') this.defineAliases(argv.slice(1), r);
+    const spec = COMMANDS[name];
+    if (spec === undefined) {
+      r.opaque(`${name} is not a known program: it may do anything`);
+      return;
+    }
+    if (spec.transparent) r.transparent();
+    const ctx: CommandContext = { name, args: argv.slice(1), command: cmd, line: this.line, extraArgs };
+    spec.analyze(ctx, this.sink(cmd, r));
+  }
+
+  private environment(name: string, value: Word, r: ReportBuilder, program: Word | undefined): void {
+    r.env(name, value);
+    const who = program?.value ?? 'the command';
+    const risk = variableRisk(name, isDynamic(value) ? undefined : value.value);
+    if (risk.kind === 'harmless') return;
+    if (risk.kind === 'code') {
+      this.script(value, `${name}=... (${who})`, undefined, r, { appendsArgs: true });
+      return;
+    }
+    r.notReadOnly(`${risk.why} (${name}=... ${who})`);
+    if (name.startsWith('GIT_CONFIG_VALUE'))
+      this.script(value, `${name}=`, undefined, r, { appendsArgs: true });
+  }
+
+  private defineAliases(args: readonly Word[], r: ReportBuilder): void {
+    for (const a of args) {
+      const eq = a.value.indexOf('=');
+      if (eq <= 0) continue;
+      if (isDynamic(a)) {
+        r.notReadOnly(`alias ${a.raw} defines a command only known at run time`);
+        continue;
+      }
+      this.aliases.set(a.value.slice(0, eq), staticWord(a.value.slice(eq + 1)));
+    }
+  }
+
+  private sink(cmd: SimpleCommand, r: ReportBuilder): EffectSink {
+    return {
+      read: (target) => r.read(target),
+      write: (target, how, why) => r.write(target, how, why),
+      remove: (target, why) => r.remove(target, why),
+      run: (argv, via, opts) => this.nested(cmd, argv, via, opts?.extraArgs ?? false),
+      runScript: (code, via, opts) => this.script(code, via, cmd, r, opts),
+      opaque: (why) => r.opaque(why),
+      network: (why, sends) => r.network(why, sends),
+      change: (why, destructive) => r.change(why, destructive),
+      notUnderstood: (why) => r.notReadOnly(why),
+      lingers: (why) => r.linger(why),
+      exportVariable: (variable, value) => this.environment(variable, value, r, undefined),
+    };
+  }
+
+  private nested(cmd: SimpleCommand, argv: readonly Word[], via: string, extraArgs: boolean): void {
+    if (argv.length === 0) return;
+    if (this.depth >= MAX_NESTING) {
+      this.tooDeep(via);
+      return;
+    }
+    const inner = new ReportBuilder(cmd, argv, via);
+    this.program({ ...cmd, assignments: [] }, argv, inner, extraArgs);
+    this.reports.push(inner.build());
+  }
+
+  /** Shell code run by another command: parsed and analyzed like a line of its own. */
+  private script(
+    code: Word,
+    via: string,
+    cmd: SimpleCommand | undefined,
+    r: ReportBuilder,
+    opts: ScriptOptions = {},
+  ): void {
+    if (isDynamic(code)) {
+      r.opaque(`${via} runs code only known at run time ("${short(code.raw)}")`);
+    } else if (!opts.shown) {
+      r.notReadOnly(`${via} runs shell code given in an argument ("${short(code.value)}")`);
+    }
+    if (this.depth >= MAX_NESTING) {
+      this.tooDeep(via);
+      return;
+    }
+    const nested = analyzeParsed(
+      parseCommandLine(code.value),
+      this.depth + 1,
+      via,
+      opts.appendsArgs ?? false,
+    );
+    if (!nested.complete) this.complete = false;
+    if (nested.lineRunsHiddenCode) r.opaque(`${via}: the code can run other code`);
+    for (const reason of nested.lineReasons) r.notReadOnly(`${via}: ${reason}`);
+    for (const report of nested.reports) {
+      // Offsets of nested code point into the outer command.
+      this.reports.push({
+        ...report,
+        via: report.via === via ? via : `${via} > ${report.via}`,
+        start: cmd?.start ?? report.start,
+        end: cmd?.end ?? report.end,
+        cwd: cmd?.cwd ?? report.cwd,
+      });
+    }
+  }
+
+  private tooDeep(via: string): void {
+    this.complete = false;
+    this.lineReasons.push(`too complex: commands nested more than ${MAX_NESTING} levels deep (${via})`);
+  }
+}
+
+function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean): void {
+  const target = redirect.target;
+  const op = redirect.op;
+  if (op === '<<' || op === '<<-' || op === '<<<' || op === '>&-' || op === '<&-') return;
+  if (target === undefined) return;
+  const value = target.value;
+  if ((op === '>&' || op === '<&') && !isDynamic(target) && /^(\d+|-)$/.test(value)) return;
+  if (!isDynamic(target) && /^\/dev\/(tcp|udp)\//.test(value)) {
+    r.network(`redirect ${op} ${value} opens a network connection`, op !== '<');
+    return;
+  }
+  if (!isDynamic(target) && (EXEMPT_DEVICES.has(value) || /^\/dev\/fd\/\d+$/.test(value))) return;
+  if (op === '<') {
+    r.read(target);
+    return;
+  }
+  const how: WriteHow = op === '>>' || op === '&>>' ? 'append' : 'overwrite';
+  const verb = how === 'append' ? 'appends to' : 'writes';
+  r.write(target, how, `redirect ${op} ${verb} ${target.raw}${isExec ? ' (for the rest of the shell)' : ''}`);
+}
+
+function short(text: string): string {
+  const t = text.replace(/\s+/g, ' ');
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}
+
+class ReportBuilder {
+  private readonly reads: Word[] = [];
+  private readonly writes: WriteTarget[] = [];
+  private readonly removes: Word[] = [];
+  private readonly notRO: string[] = [];
+  private readonly destructive: string[] = [];
+  private readonly envs: { name: string; value: Word }[] = [];
+  private readonly lingering: string[] = [];
+  private isTransparent = false;
+
+  constructor(
+    private readonly cmd: SimpleCommand,
+    private readonly argv: readonly Word[],
+    private readonly via: string,
+  ) {}
+
+  display(): string {
+    const words = this.argv.map((w) => w.raw).join(' ');
+    return words.length > 80 ? `${words.slice(0, 77)}...` : words;
+  }
+
+  read(target: Word): void {
+    this.reads.push(target);
+  }
+
+  write(target: Word, how: WriteHow, why: string): void {
+    this.writes.push({ target, how });
+    this.notRO.push(why);
+    if (how === 'overwrite' || how === 'modify') this.destructive.push(why);
+  }
+
+  remove(target: Word, why: string): void {
+    this.removes.push(target);
+    this.notRO.push(why);
+    this.destructive.push(why);
+  }
+
+  opaque(why: string): void {
+    this.notRO.push(why);
+    this.destructive.push(why);
+  }
+
+  network(why: string, sends: boolean): void {
+    this.notRO.push(why);
+    if (sends) this.destructive.push(why);
+  }
+
+  change(why: string, destructive: boolean): void {
+    this.notRO.push(why);
+    if (destructive) this.destructive.push(why);
+  }
+
+  notReadOnly(why: string): void {
+    this.notRO.push(why);
+  }
+
+  linger(why: string): void {
+    this.lingering.push(why);
+  }
+
+  transparent(): void {
+    this.isTransparent = true;
+  }
+
+  env(name: string, value: Word): void {
+    this.envs.push({ name, value });
+  }
+
+  build(): CommandReport {
+    return {
+      argv: this.argv,
+      via: this.via,
+      transparent: this.isTransparent,
+      env: this.envs,
+      cwd: this.cmd.cwd,
+      reads: this.reads,
+      writes: this.writes,
+      removes: this.removes,
+      notReadOnly: this.notRO,
+      destructive: this.destructive,
+      lingers: this.lingering,
+      start: this.cmd.start,
+      end: this.cmd.end,
+    };
+  }
+}

@@ -1,0 +1,675 @@
+import type { Word } from '../word.js';
+import {
+  applyOptions,
+  type CommandSpec,
+  type CommandTable,
+  type OptionRules,
+  printer,
+  reader,
+} from './spec.js';
+
+/** Files and directories: the commands that list, read, copy, move, delete and change them. */
+
+const anyReader = (options: readonly string[] = [], effects?: OptionRules['effects']): CommandSpec =>
+  reader({ options, anyOption: true, effects });
+
+const headTail = (extra: readonly string[]): CommandSpec =>
+  reader({
+    options: ['c|bytes=', 'n|lines=', 'q|quiet|silent', 'v|verbose', 'z|zero-terminated', ...extra],
+    anyOption: true,
+    parse: { numericOption: 'lines' },
+  });
+
+const tail: CommandSpec = {
+  analyze(ctx, sink) {
+    const rules: OptionRules = {
+      options: [
+        'c|bytes=',
+        'n|lines=',
+        'q|quiet|silent',
+        'v|verbose',
+        'z|zero-terminated',
+        'f|follow?',
+        'F',
+        'pid=',
+        's|sleep-interval=',
+        'retry',
+        'max-unchanged-stats=',
+      ],
+      anyOption: true,
+      parse: { numericOption: 'lines' },
+    };
+    const parsed = applyOptions(ctx, sink, rules);
+    for (const w of parsed.operands) sink.read(w);
+    if (parsed.options.some((o) => o.id === 'follow' || o.id === 'F')) {
+      sink.lingers('tail -f keeps following the file until stopped');
+    }
+  },
+};
+
+const fileCmd = anyReader(
+  [
+    'C|compile',
+    'm|magic-file=',
+    'f|files-from=',
+    'e|exclude=',
+    'exclude-quiet=',
+    'F|separator=',
+    'P|parameter=',
+    'mime-type',
+    'mime-encoding',
+  ],
+  {
+    compile: (_v, sink) =>
+      sink.write(
+        { value: 'magic.mgc', raw: '-C', expansions: [], dynamicStart: false },
+        'overwrite',
+        'file -C writes a compiled magic file',
+      ),
+    'magic-file': 'read',
+    'files-from': 'read',
+  },
+);
+
+const tree = anyReader(
+  ['L=', 'P=', 'I=', 'o=', 'filelimit=', 'timefmt=', 'charset=', 'sort=', 'fromfile', 'H='],
+  {
+    o: 'write',
+  },
+);
+
+const less: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'o|log-file=',
+        'O|LOG-FILE=',
+        'k|lesskey-file=',
+        'lesskey-src=',
+        'p|pattern=',
+        't|tag=',
+        'T|tag-file=',
+        'x|tabs=',
+        'y|max-forw-scroll=',
+        'b|buffers=',
+        'h|max-back-scroll=',
+        'j|jump-target=',
+        'z|window=',
+        'P|prompt=',
+      ],
+      anyOption: true,
+      effects: { 'log-file': 'write', 'LOG-FILE': 'write', 'lesskey-file': 'read', 'lesskey-src': 'read' },
+    });
+    for (const w of parsed.operands) {
+      if (w.value.startsWith('+'))
+        sink.notUnderstood(`less ${w.raw} runs less commands at start-up, which can run shell commands`);
+      else sink.read(w);
+    }
+  },
+};
+
+const man: CommandSpec = {
+  analyze(ctx, sink) {
+    applyOptions(ctx, sink, {
+      options: [
+        'P|pager=',
+        'H|html?',
+        'C|config-file=',
+        'M|manpath=',
+        'l|local-file',
+        'L|locale=',
+        'm|systems=',
+        'S|s|sections=',
+        'e|extension=',
+        'R|recode=',
+        'E|encoding=',
+        'T|troff-device?',
+        'X|gxditview?',
+        'r|prompt=',
+        'p|preprocessor=',
+      ],
+      anyOption: true,
+      effects: {
+        pager: 'exec',
+        html: (v, sink) => (v ? sink.runScript(v, 'man -H') : sink.opaque('man -H opens a browser')),
+        'config-file': 'read',
+        recode: 'not-read-only',
+        'troff-device': 'not-read-only',
+        gxditview: 'not-read-only',
+        preprocessor: 'not-read-only',
+      },
+    });
+  },
+};
+
+const info = printer({
+  options: ['o|output=', 'dribble=', 'restore=', 'd|directory=', 'f|file=', 'n|node='],
+  anyOption: true,
+  effects: { output: 'write', dribble: 'write', restore: 'read' },
+});
+
+/** xxd IN [OUT]: a second operand is a file it writes. */
+const xxd: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'a',
+        'b',
+        'C',
+        'c=',
+        'E',
+        'e',
+        'g=',
+        'h',
+        'i',
+        'l=',
+        'n=',
+        'o=',
+        'p',
+        'ps',
+        'r',
+        'd',
+        's=',
+        'u',
+        'v',
+        'R=',
+      ],
+      anyOption: true,
+      parse: { singleDashLong: true },
+    });
+    const [input, output] = parsed.operands;
+    if (input && input.value !== '-') sink.read(input);
+    if (output && output.value !== '-') sink.write(output, 'overwrite', `xxd writes ${output.raw}`);
+  },
+};
+
+/** cp/mv/install/ln: the last operand (or -t DIR) is written; the others are read (mv: removed). */
+function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, {
+        options: [
+          'a|archive',
+          'b',
+          'backup?',
+          'd',
+          'D',
+          'f|force',
+          'i|interactive',
+          'H',
+          'l|link',
+          'L|dereference',
+          'n|no-clobber',
+          'P|no-dereference',
+          'p',
+          'preserve?',
+          'no-preserve=',
+          'parents',
+          'R|r|recursive',
+          'reflink?',
+          'remove-destination',
+          'sparse=',
+          'strip-trailing-slashes',
+          's|symbolic-link|symbolic',
+          'S|suffix=',
+          't|target-directory=',
+          'T|no-target-directory',
+          'u|update?',
+          'v|verbose',
+          'x|one-file-system',
+          'Z',
+          'context?',
+          'g|group=',
+          'm|mode=',
+          'o|owner=',
+          'C|compare',
+          'attributes-only',
+          'copy-contents',
+          'keep-directory-symlink',
+          'debug',
+          'exchange',
+          'logical',
+          'physical',
+          'relative',
+          'F',
+          'no-copy',
+        ],
+        anyOption: true,
+      });
+      const ids = new Set(parsed.options.map((o) => o.id));
+      const targetDir = parsed.options.find((o) => o.id === 'target-directory')?.value;
+      const operands = [...parsed.operands];
+      if (kind === 'install' && ids.has('d')) {
+        for (const w of operands) sink.write(w, 'create', `install -d creates ${w.raw}`);
+        return;
+      }
+      const target = targetDir ?? (operands.length >= 2 || kind === 'ln' ? operands.pop() : undefined);
+      if (target === undefined) {
+        sink.notUnderstood(`${kind} without a target`);
+        return;
+      }
+      const noClobber =
+        ids.has('no-clobber') || parsed.options.some((o) => o.id === 'update' && o.value?.value === 'none');
+      const overwrites = kind === 'mv' || !(noClobber || (kind === 'ln' && !ids.has('force')));
+      const how = overwrites ? 'overwrite' : 'create';
+      const verb = { cp: 'copies onto', mv: 'moves onto', install: 'installs onto', ln: 'links at' }[kind];
+      sink.write(
+        target,
+        how,
+        `${kind} ${verb} ${target.raw}${overwrites ? ', which may already exist' : ''}`,
+      );
+      for (const w of operands) {
+        if (kind === 'mv') sink.remove(w, `mv removes ${w.raw} from where it was`);
+        else if (kind !== 'ln') sink.read(w);
+      }
+    },
+  };
+}
+
+function remover(options: readonly string[], verb: string): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, { options, anyOption: true });
+      for (const w of parsed.operands) sink.remove(w, `${ctx.name} ${verb} ${w.raw}`);
+      if (parsed.operands.length === 0 && ctx.extraArgs)
+        sink.remove(dynamic('(arguments from xargs)'), `${ctx.name} ${verb} files named at run time`);
+    },
+  };
+}
+
+const rm = remover(
+  [
+    'f|force',
+    'i',
+    'I',
+    'interactive?',
+    'one-file-system',
+    'no-preserve-root',
+    'preserve-root?',
+    'r|R|recursive',
+    'd|dir',
+    'v|verbose',
+  ],
+  'deletes',
+);
+const rmdir = remover(['ignore-fail-on-non-empty', 'p|parents', 'v|verbose'], 'deletes');
+const unlink = remover([], 'deletes');
+
+const shred: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'f|force',
+        'n|iterations=',
+        'random-source=',
+        's|size=',
+        'u',
+        'remove?',
+        'v|verbose',
+        'x|exact',
+        'z|zero',
+      ],
+      anyOption: true,
+      effects: { 'random-source': 'read' },
+    });
+    const removes = parsed.options.some((o) => o.id === 'u' || o.id === 'remove');
+    for (const w of parsed.operands) {
+      if (removes) sink.remove(w, `shred -u overwrites and deletes ${w.raw}`);
+      else sink.write(w, 'modify', `shred overwrites the contents of ${w.raw}`);
+    }
+  },
+};
+
+function creator(options: readonly string[], what: string, effects?: OptionRules['effects']): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, { options, anyOption: true, effects });
+      for (const w of parsed.operands) sink.write(w, 'create', `${ctx.name} ${what} ${w.raw}`);
+    },
+  };
+}
+
+const mkdir = creator(['m|mode=', 'p|parents', 'v|verbose', 'Z', 'context?'], 'creates');
+const touch = creator(
+  ['a', 'c|no-create', 'd|date=', 'f', 'h|no-dereference', 'm', 'r|reference=', 't=', 'time='],
+  'creates or updates the timestamp of',
+  {
+    reference: 'read',
+  },
+);
+const mkfifo = creator(['m|mode=', 'Z', 'context?'], 'creates');
+const mknod = creator(['m|mode=', 'Z', 'context?'], 'creates');
+
+/** chmod/chown/chgrp: a change of metadata; recursive ones are destructive (they cannot be undone). */
+function permissions(options: readonly string[], leadingOperands: number): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, { options, anyOption: true, effects: { reference: 'read' } });
+      const recursive = parsed.options.some((o) => o.id === 'recursive');
+      const hasReference = parsed.options.some((o) => o.id === 'reference');
+      // chmod modes like -x look like options; GNU accepts them as the mode.
+      const modeAsOption = ctx.name === 'chmod' && parsed.unknown.length > 0 && !hasReference;
+      const skip = hasReference || modeAsOption ? 0 : leadingOperands;
+      const targets = parsed.operands.slice(skip);
+      for (const w of targets)
+        sink.write(w, 'attributes', `${ctx.name} changes the permissions or owner of ${w.raw}`);
+      if (recursive)
+        sink.change(`${ctx.name} -R changes every file below ${targets.map((t) => t.raw).join(' ')}`, true);
+    },
+  };
+}
+
+const PERMISSION_OPTIONS = [
+  'c|changes',
+  'f|silent|quiet',
+  'v|verbose',
+  'R|recursive',
+  'reference=',
+  'preserve-root',
+  'no-preserve-root',
+  'dereference',
+  'h|no-dereference',
+  'from=',
+  'H',
+  'L',
+  'P',
+];
+const chmod = permissions(PERMISSION_OPTIONS, 1);
+const chown = permissions(PERMISSION_OPTIONS, 1);
+const chgrp = permissions(PERMISSION_OPTIONS, 1);
+
+const truncate: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: ['c|no-create', 'o|io-blocks', 'r|reference=', 's|size='],
+      anyOption: true,
+      effects: { reference: 'read' },
+    });
+    for (const w of parsed.operands) sink.write(w, 'modify', `truncate changes the size of ${w.raw}`);
+  },
+};
+
+/** dd: if= is read, of= is written (and truncated unless conv=notrunc). */
+const dd: CommandSpec = {
+  analyze(ctx, sink) {
+    for (const w of ctx.args) {
+      const m = /^(if|of)=(.*)$/s.exec(w.value);
+      if (m === null) {
+        if (
+          !/^(bs|ibs|obs|cbs|count|skip|seek|iseek|oseek|conv|iflag|oflag|status)=/.test(w.value) &&
+          !/^--?(help|version)$/.test(w.value)
+        ) {
+          sink.notUnderstood(`dd: unknown operand ${w.raw}`);
+        }
+        continue;
+      }
+      const target = { ...w, value: m[2]! };
+      if (m[1] === 'if') sink.read(target);
+      else if (!['/dev/null', '/dev/stdout', '/dev/stderr'].includes(target.value))
+        sink.write(target, 'overwrite', `dd of= writes ${target.raw}`);
+    }
+  },
+};
+
+/** split and csplit write numbered pieces next to a prefix. */
+const split: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'a|suffix-length=',
+        'additional-suffix=',
+        'b|bytes=',
+        'C|line-bytes=',
+        'd',
+        'numeric-suffixes?',
+        'x',
+        'hex-suffixes?',
+        'e|elide-empty-files',
+        'filter=',
+        'l|lines=',
+        'n|number=',
+        't|separator=',
+        'u|unbuffered',
+        'verbose',
+        'f|prefix=',
+        'k|keep-files',
+        'z|elide-empty-files',
+        's|quiet|silent',
+        'b|suffix-format=',
+        'suppress-matched',
+      ],
+      anyOption: true,
+      effects: { filter: 'exec' },
+    });
+    const [input, prefix] = parsed.operands;
+    if (input && input.value !== '-') sink.read(input);
+    const out = prefix ?? { value: 'x', raw: 'x', expansions: [], dynamicStart: false };
+    sink.write(
+      { ...out, value: `${out.value}*` },
+      'overwrite',
+      `${ctx.name} writes pieces named ${out.raw}...`,
+    );
+  },
+};
+
+const patch: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'b|backup',
+        'B|prefix=',
+        'd|directory=',
+        'D|ifdef=',
+        'dry-run',
+        'E|remove-empty-files',
+        'f|force',
+        'F|fuzz=',
+        'i|input=',
+        'l|ignore-whitespace',
+        'N|forward',
+        'o|output=',
+        'p|strip=',
+        'r|reject-file=',
+        'R|reverse',
+        's|silent|quiet',
+        't|batch',
+        'u|unified',
+        'V|version-control=',
+        'verbose',
+        'z|suffix=',
+        'c|context',
+        'e|ed',
+        'n|normal',
+        'binary',
+        'merge?',
+        'posix',
+        'Y|basename-prefix=',
+        'backup-if-mismatch',
+        'no-backup-if-mismatch',
+        'follow-symlinks',
+        'read-only=',
+      ],
+      anyOption: true,
+      effects: { input: 'read', 'reject-file': 'write', output: 'write' },
+    });
+    if (parsed.options.some((o) => o.id === 'dry-run')) return;
+    const target = parsed.operands[0];
+    sink.write(
+      target ?? dynamic('(files named in the patch)'),
+      'modify',
+      `patch changes ${target ? target.raw : 'the files named in the patch'}`,
+    );
+  },
+};
+
+const mktemp: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: ['d|directory', 'u|dry-run', 'q|quiet', 'p|tmpdir?', 't', 'suffix='],
+      anyOption: true,
+    });
+    if (parsed.options.some((o) => o.id === 'dry-run')) return;
+    sink.write(dynamic('(a new temporary file)'), 'create', 'mktemp creates a temporary file');
+  },
+};
+
+function dynamic(text: string): Word {
+  return { value: text, raw: text, expansions: ['variable'], dynamicStart: false };
+}
+
+/** diff3 and sdiff can write a merged file. */
+const sdiff = anyReader(['o|output='], { output: 'write' });
+
+export const FILESYSTEM: CommandTable = {
+  ls: anyReader([
+    'I|ignore=',
+    'T|tabsize=',
+    'w|width=',
+    'block-size=',
+    'format=',
+    'hide=',
+    'indicator-style=',
+    'quoting-style=',
+    'sort=',
+    'time=',
+    'time-style=',
+    'color?',
+    'hyperlink?',
+  ]),
+  dir: anyReader(),
+  vdir: anyReader(),
+  cat: anyReader(),
+  tac: anyReader(['s|separator=']),
+  nl: anyReader([
+    'b|body-numbering=',
+    'd|section-delimiter=',
+    'f|footer-numbering=',
+    'h|header-numbering=',
+    'i|line-increment=',
+    'l|join-blank-lines=',
+    'n|number-format=',
+    's|number-separator=',
+    'v|starting-line-number=',
+    'w|number-width=',
+  ]),
+  head: headTail([]),
+  tail,
+  wc: anyReader(['files0-from='], { 'files0-from': 'read' }),
+  od: anyReader([
+    'A|address-radix=',
+    'j|skip-bytes=',
+    'N|read-bytes=',
+    'S|strings?',
+    't|format=',
+    'w|width?',
+  ]),
+  hexdump: anyReader(['e=', 'f=', 'n=', 's='], { f: 'read' }),
+  hd: anyReader(['e=', 'f=', 'n=', 's='], { f: 'read' }),
+  xxd,
+  strings: anyReader(['n|bytes=', 't|radix=', 'e|encoding=', 'T|target=', 's|output-separator=']),
+  stat: anyReader(['c|format=', 'printf=', 't|terse']),
+  file: fileCmd,
+  du: anyReader(
+    [
+      'B|block-size=',
+      'd|max-depth=',
+      't|threshold=',
+      'time?',
+      'time-style=',
+      'X|exclude-from=',
+      'exclude=',
+      'files0-from=',
+    ],
+    { 'exclude-from': 'read', 'files0-from': 'read' },
+  ),
+  df: anyReader(['B|block-size=', 't|type=', 'x|exclude-type=', 'F=', 'output?']),
+  tree,
+  less,
+  more: anyReader(['n|lines=']),
+  most: anyReader(),
+  man,
+  info,
+  realpath: printer({ options: ['relative-to=', 'relative-base='], anyOption: true }),
+  readlink: printer(),
+  basename: printer(),
+  dirname: printer(),
+  which: printer(),
+  whereis: printer(),
+  diff: anyReader(
+    [
+      'C|context?',
+      'U|unified?',
+      'x|exclude=',
+      'X|exclude-from=',
+      'S|starting-file=',
+      'from-file=',
+      'to-file=',
+      'I|ignore-matching-lines=',
+      'F|show-function-line=',
+      'W|width=',
+      'tabsize=',
+      'label=',
+      'L=',
+      'line-format=',
+      'old-line-format=',
+      'new-line-format=',
+      'unchanged-line-format=',
+      'old-group-format=',
+      'new-group-format=',
+      'changed-group-format=',
+      'unchanged-group-format=',
+      'horizon-lines=',
+      'color?',
+      'palette=',
+      'D|ifdef=',
+    ],
+    {
+      'exclude-from': 'read',
+      'from-file': 'read',
+      'to-file': 'read',
+    },
+  ),
+  diff3: sdiff,
+  sdiff,
+  cmp: anyReader(['i|ignore-initial=', 'n|bytes=']),
+  comm: anyReader(['output-delimiter=']),
+  md5sum: anyReader(),
+  sha1sum: anyReader(),
+  sha224sum: anyReader(),
+  sha256sum: anyReader(),
+  sha384sum: anyReader(),
+  sha512sum: anyReader(),
+  b2sum: anyReader(['l|length=']),
+  cksum: anyReader(['a|algorithm=', 'l|length=']),
+  sum: anyReader(),
+  shasum: anyReader(['a|algorithm=']),
+  md5: anyReader(),
+  cp: copyLike('cp'),
+  mv: copyLike('mv'),
+  install: copyLike('install'),
+  ln: copyLike('ln'),
+  rm,
+  rmdir,
+  unlink,
+  shred,
+  mkdir,
+  touch,
+  mkfifo,
+  mknod,
+  chmod,
+  chown,
+  chgrp,
+  truncate,
+  dd,
+  split,
+  csplit: split,
+  patch,
+  mktemp,
+  sync: { analyze: (_ctx, sink) => sink.change('sync flushes file system buffers', false) },
+  lsof: printer(),
+  findmnt: printer(),
+  lsblk: printer(),
+  namei: anyReader(),
+  getfacl: anyReader(),
+  lsattr: anyReader(),
+};

@@ -1,0 +1,695 @@
+import type { Word } from '../word.js';
+import { gitConfigEffect } from './git-config.js';
+import {
+  type Analyzer,
+  applyOptions,
+  type CommandContext,
+  type CommandSpec,
+  type EffectSink,
+  type OptionEffect,
+} from './spec.js';
+
+/**
+ * git: global options, then a subcommand. Reading subcommands stay read-only unless an option
+ * writes (`--output`), runs a program (`--ext-diff`, `grep -O`, `-c core.pager=...`) or the form
+ * changes refs, the index or the working tree. Unknown subcommands may be aliases: opaque.
+ */
+
+const literalWord = (value: string): Word => ({ value, raw: value, expansions: [], dynamicStart: false });
+
+/** Options of the diff machinery (diff, log, show, ...) that write files or run programs. */
+const DIFF_EFFECTS: Readonly<Record<string, OptionEffect>> = {
+  output: 'write',
+  'ext-diff': (_v, s, c) =>
+    s.opaque(`${c.name} --ext-diff runs the external diff program from git's configuration`),
+  textconv: (_v, s, c) =>
+    s.notUnderstood(`${c.name} --textconv runs text conversion programs from git's configuration`),
+  'output-indicator-new': () => {},
+};
+
+/** Known harmless options that happen to be prefixes of dangerous ones (`--text` of `--textconv`). */
+const DIFF_OPTIONS = [
+  'output=',
+  'ext-diff',
+  'no-ext-diff',
+  'textconv',
+  'no-textconv',
+  'text',
+  'a',
+  'o',
+  'O=',
+  'p',
+  'u',
+  'U=',
+  'output-indicator-new=',
+  'output-indicator-old=',
+  'output-indicator-context=',
+];
+
+/** Subcommands that only read; their paths after `--` and their `rev:path` operands are reads. */
+function reading(
+  extraOptions: readonly string[] = [],
+  extraEffects: Readonly<Record<string, OptionEffect>> = {},
+): Analyzer {
+  return (ctx, sink) => {
+    const parsed = applyOptions(ctx, sink, {
+      options: [...DIFF_OPTIONS, ...extraOptions],
+      anyOption: true,
+      effects: { ...DIFF_EFFECTS, ...extraEffects },
+    });
+    reportPaths(ctx, parsed.operands, sink);
+  };
+}
+
+/** `-- path...` are files read; `rev:path` reads that file from history. */
+function reportPaths(ctx: CommandContext, operands: readonly Word[], sink: EffectSink): void {
+  const dashDash = ctx.args.findIndex((w) => w.value === '--');
+  if (dashDash >= 0) for (const w of ctx.args.slice(dashDash + 1)) sink.read(w);
+  for (const w of operands) {
+    const colon = w.value.indexOf(':');
+    if (colon > 0 && !w.value.startsWith(':') && !w.value.includes('://'))
+      sink.read({ ...w, value: w.value.slice(colon + 1) });
+  }
+}
+
+function writes(what: string, destructive = false): Analyzer {
+  return (ctx, sink) => sink.change(`${ctx.name} ${what}`, destructive);
+}
+
+const network =
+  (sends: boolean, also?: Analyzer): Analyzer =>
+  (ctx, sink) => {
+    sink.network(`${ctx.name} talks to a remote repository`, sends);
+    also?.(ctx, sink);
+  };
+
+function hasFlag(ctx: CommandContext, ...flags: string[]): boolean {
+  return ctx.args.some(
+    (w) => flags.includes(w.value) || flags.some((f) => f.startsWith('--') && w.value.startsWith(`${f}=`)),
+  );
+}
+
+function hasShortFlag(ctx: CommandContext, letter: string): boolean {
+  return ctx.args.some(
+    (w) => /^-[a-zA-Z]+$/.test(w.value) && !w.value.startsWith('--') && w.value.includes(letter),
+  );
+}
+
+const status: Analyzer = reading([
+  'porcelain?',
+  'ignored?',
+  'untracked-files?',
+  'u?',
+  'column?',
+  'find-renames?',
+  'M?',
+]);
+
+const grep: Analyzer = (ctx, sink) => {
+  const parsed = applyOptions(ctx, sink, {
+    options: [
+      'O|open-files-in-pager?',
+      'e=',
+      'f=',
+      'A|after-context=',
+      'B|before-context=',
+      'C|context=',
+      'm|max-count=',
+      'threads=',
+      'max-depth=',
+      'color?',
+      'textconv',
+      'no-textconv',
+      'untracked',
+      'cached',
+      'no-index',
+      'exclude-standard',
+    ],
+    anyOption: true,
+    effects: {
+      'open-files-in-pager': (v, s) =>
+        v && v.value !== ''
+          ? s.runScript(v, 'git grep -O', { appendsArgs: true })
+          : s.opaque("git grep -O opens the files in the pager from git's configuration"),
+      textconv: (_v, s) => s.notUnderstood('git grep --textconv runs text conversion programs'),
+      f: 'read',
+    },
+  });
+  reportPaths(ctx, parsed.operands, sink);
+};
+
+const branch: Analyzer = (ctx, sink) => {
+  const listOnly =
+    /^(-a|--all|-r|--remotes|-l|--list|-v|-vv|--verbose|--show-current|--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format|--column|--no-column|--color|--no-color|-i|--ignore-case|--abbrev|--no-abbrev|-q|--quiet)(=.*)?$/;
+  const args = ctx.args;
+  const deleting = args.some(
+    (w) =>
+      /^(-d|-D|--delete)$/.test(w.value) || (/^-[a-zA-Z]*[dD]/.test(w.value) && !w.value.startsWith('--')),
+  );
+  const moving = args.some((w) =>
+    /^(-m|-M|-c|-C|--move|--copy|--force|-f|--set-upstream-to|-u|--unset-upstream|--edit-description|--track|-t|--no-track|--create-reflog)$/.test(
+      w.value,
+    ),
+  );
+  if (deleting) {
+    sink.change(`${ctx.name} deletes a branch`, true);
+    return;
+  }
+  if (moving) {
+    sink.change(
+      `${ctx.name} renames, copies or reconfigures a branch`,
+      args.some((w) => /^(-M|-C|--force|-f)$/.test(w.value)),
+    );
+    return;
+  }
+  const listing = args.some((w) => /^(-l|--list)$/.test(w.value));
+  const operands = args.filter(
+    (w, i) =>
+      !w.value.startsWith('-') &&
+      !/^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(args[i - 1]?.value ?? ''),
+  );
+  if (!listing && operands.length > 0) {
+    sink.change(`${ctx.name} creates a branch`, false);
+    return;
+  }
+  for (const w of args)
+    if (w.value.startsWith('-') && !listOnly.test(w.value))
+      sink.notUnderstood(`${ctx.name}: option ${w.raw} is not modelled`);
+};
+
+const tag: Analyzer = (ctx, sink) => {
+  const args = ctx.args;
+  if (args.some((w) => /^(-d|--delete)$/.test(w.value)))
+    return sink.change(`${ctx.name} deletes a tag`, true);
+  if (args.some((w) => /^(-v|--verify)$/.test(w.value))) return;
+  const listing =
+    args.length === 0 ||
+    args.some((w) =>
+      /^(-l|--list|-n\d*|--contains|--no-contains|--points-at|--merged|--no-merged|--sort.*|--format.*|--column.*)$/.test(
+        w.value,
+      ),
+    );
+  if (listing) return;
+  sink.change(
+    `${ctx.name} creates a tag`,
+    args.some((w) => /^(-f|--force)$/.test(w.value)),
+  );
+};
+
+const stash: Analyzer = (ctx, sink) => {
+  const sub = ctx.args[0]?.value;
+  if (sub === 'list' || sub === 'show') return;
+  if (sub === 'drop' || sub === 'clear' || sub === 'pop')
+    return sink.change(`${ctx.name} ${sub} discards stashed changes`, true);
+  sink.change(`${ctx.name} ${sub ?? 'push'} changes the working tree and stash`, false);
+};
+
+const reflog: Analyzer = (ctx, sink) => {
+  const sub = ctx.args[0]?.value;
+  if (sub === 'expire' || sub === 'delete')
+    return sink.change(`${ctx.name} ${sub} deletes reflog entries`, true);
+  reading(['n='])(ctx, sink);
+};
+
+const remote: Analyzer = (ctx, sink) => {
+  const sub = ctx.args.find((w) => !w.value.startsWith('-'))?.value;
+  if (sub === undefined || sub === 'get-url') return;
+  if (sub === 'show') {
+    if (!hasFlag(ctx, '-n')) sink.network(`${ctx.name} show queries the remote`, false);
+    return;
+  }
+  if (sub === 'update' || sub === 'prune')
+    return sink.network(`${ctx.name} ${sub} fetches from remotes`, sub === 'prune');
+  sink.change(`${ctx.name} ${sub} changes the repository's remotes`, sub === 'remove' || sub === 'rm');
+};
+
+const config: Analyzer = (ctx, sink) => {
+  const args = ctx.args;
+  const reads =
+    /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|--show-origin|--show-scope|--name-only|-z|--null|--global|--system|--local|--worktree|--includes|--no-includes|--type=.*|--bool|--int|--path|--default=.*|--blob=.*)$/;
+  const sub = args[0]?.value;
+  if (sub === 'get' || sub === 'list') return;
+  if (
+    sub === 'set' ||
+    sub === 'unset' ||
+    sub === 'rename-section' ||
+    sub === 'remove-section' ||
+    sub === 'edit'
+  ) {
+    return sink.change(`${ctx.name} ${sub} changes git configuration`, false);
+  }
+  const fileOption = args.findIndex((w) => /^(-f|--file|--blob)$/.test(w.value));
+  const operands = args.filter(
+    (w, i) => !w.value.startsWith('-') && (fileOption < 0 || i !== fileOption + 1),
+  );
+  const options = args.filter((w) => w.value.startsWith('-'));
+  if (options.some((w) => /^(-e|--edit)$/.test(w.value)))
+    return sink.opaque(`${ctx.name} --edit opens an editor`);
+  const getting = options.some((w) =>
+    /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--get-color|--get-colorbool)/.test(w.value),
+  );
+  if (getting || (operands.length <= 1 && options.every((w) => reads.test(w.value)))) return;
+  sink.change(
+    `${ctx.name} changes git configuration`,
+    options.some((w) => /^--(unset|unset-all|remove-section|replace-all)/.test(w.value)),
+  );
+};
+
+const worktree: Analyzer = (ctx, sink) => {
+  const sub = ctx.args[0]?.value;
+  if (sub === 'list') return;
+  sink.change(`${ctx.name} ${sub ?? ''} changes worktrees`, sub === 'remove' || sub === 'prune');
+};
+
+const clean: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '-n', '--dry-run') || hasShortFlag(ctx, 'n')) return;
+  sink.remove(literalWord('(untracked files)'), `${ctx.name} deletes untracked files`);
+};
+
+const checkout: Analyzer = (ctx, sink) => {
+  const args = ctx.args;
+  if (args.some((w) => /^(-b|-B|--orphan)$/.test(w.value)) && !args.some((w) => w.value === '--')) {
+    return sink.change(
+      `${ctx.name} creates and switches to a branch`,
+      args.some((w) => w.value === '-B'),
+    );
+  }
+  sink.write(
+    literalWord('(working tree)'),
+    'modify',
+    `${ctx.name} replaces files in the working tree (uncommitted changes to them are lost)`,
+  );
+};
+
+const reset: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '--hard', '--merge', '--keep')) {
+    return sink.write(
+      literalWord('(working tree)'),
+      'modify',
+      `${ctx.name} --hard discards uncommitted changes`,
+    );
+  }
+  sink.change(`${ctx.name} moves HEAD or unstages changes`, false);
+};
+
+const rm: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '--cached', '-n', '--dry-run'))
+    return sink.change(`${ctx.name} --cached removes files from the index`, false);
+  for (const w of ctx.args.filter((a) => !a.value.startsWith('-')))
+    sink.remove(w, `${ctx.name} deletes ${w.raw}`);
+};
+
+const push: Analyzer = (ctx, sink) => {
+  const force = ctx.args.some(
+    (w) =>
+      /^(-f|--force|--force-with-lease.*|--force-if-includes|--mirror|-d|--delete|--prune)$/.test(w.value) ||
+      /^\+/.test(w.value),
+  );
+  sink.network(
+    `${ctx.name} sends commits to a remote${force ? ' and can overwrite or delete what is there' : ''}`,
+    true,
+  );
+  const receivePack = ctx.args.find((w) => /^--(receive-pack|exec)=/.test(w.value));
+  if (receivePack)
+    sink.runScript(
+      { ...receivePack, value: receivePack.value.replace(/^--[a-z-]+=/, '') },
+      `${ctx.name} --receive-pack`,
+    );
+  sink.change(`${ctx.name} runs the repository's pre-push hook`, false);
+};
+
+const lsRemote: Analyzer = (ctx, sink) => {
+  sink.network(`${ctx.name} queries a remote repository`, false);
+  const args = ctx.args;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    const m = /^--(upload-pack|exec)=(.*)$/s.exec(v);
+    if (m) sink.runScript({ ...args[i]!, value: m[2]! }, `${ctx.name} --${m[1]}`);
+    else if ((v === '--upload-pack' || v === '--exec') && args[i + 1])
+      sink.runScript(args[i + 1]!, `${ctx.name} ${v}`);
+    else if (/^ext::/.test(v)) sink.opaque(`${ctx.name} with an ext:: URL runs a command`);
+  }
+};
+
+const fetchLike =
+  (what: string, destructive: boolean): Analyzer =>
+  (ctx, sink) => {
+    sink.network(`${ctx.name} ${what}`, false);
+    for (const w of ctx.args) {
+      const m = /^--(upload-pack|exec)=(.*)$/s.exec(w.value);
+      if (m) sink.runScript({ ...w, value: m[2]! }, `${ctx.name} --${m[1]}`);
+      if (w.value.startsWith('ext::')) sink.opaque(`${ctx.name} with an ext:: URL runs a command`);
+    }
+    if (destructive || hasFlag(ctx, '--prune', '-p', '--force', '-f'))
+      sink.change(`${ctx.name} can overwrite local refs or files`, true);
+    else sink.change(`${ctx.name} updates local refs`, false);
+  };
+
+const rebase: Analyzer = (ctx, sink) => {
+  const args = ctx.args;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '--exec' || v === '-x') {
+      if (args[i + 1]) sink.runScript(args[i + 1]!, `${ctx.name} --exec`);
+    } else if (v.startsWith('--exec='))
+      sink.runScript({ ...args[i]!, value: v.slice(7) }, `${ctx.name} --exec`);
+  }
+  sink.change(`${ctx.name} rewrites commits`, true);
+};
+
+const commit: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '--dry-run')) return;
+  const amend = hasFlag(ctx, '--amend');
+  sink.change(
+    `${ctx.name} records a commit${amend ? ' (replacing the last one)' : ''} and runs the repository's hooks`,
+    amend,
+  );
+};
+
+const help: Analyzer = (ctx, sink) => {
+  if (ctx.args.some((w) => /^(-w|--web|-m|--man|-i|--info)$/.test(w.value))) {
+    sink.notUnderstood(`${ctx.name} opens a viewer configured in git's configuration`);
+  }
+};
+
+const hashObject: Analyzer = (ctx, sink) => {
+  for (const w of ctx.args) if (!w.value.startsWith('-')) sink.read(w);
+  if (hasFlag(ctx, '-w')) sink.change(`${ctx.name} -w writes objects into the repository`, false);
+};
+
+const archive: Analyzer = (ctx, sink) => {
+  const args = ctx.args;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '-o' || v === '--output') {
+      if (args[i + 1]) sink.write(args[i + 1]!, 'overwrite', `${ctx.name} writes ${args[i + 1]!.raw}`);
+    } else if (v.startsWith('--output='))
+      sink.write({ ...args[i]!, value: v.slice(9) }, 'overwrite', `${ctx.name} writes ${v.slice(9)}`);
+    else if (v.startsWith('--remote'))
+      sink.network(`${ctx.name} --remote talks to a remote repository`, false);
+    else if (v.startsWith('--exec')) sink.opaque(`${ctx.name} --exec runs a program on the remote`);
+  }
+};
+
+const formatPatch: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '--stdout')) return;
+  sink.write(literalWord('(patch files)'), 'overwrite', `${ctx.name} writes patch files`);
+};
+
+const apply: Analyzer = (ctx, sink) => {
+  if (
+    ctx.args.some((w) => /^--(check|stat|numstat|summary)$/.test(w.value)) &&
+    !hasFlag(ctx, '--apply', '--index', '--cached')
+  )
+    return;
+  sink.write(literalWord('(working tree)'), 'modify', `${ctx.name} changes files in the working tree`);
+};
+
+const submodule: Analyzer = (ctx, sink) => {
+  const sub = ctx.args.find((w) => !w.value.startsWith('-'))?.value;
+  if (sub === undefined || sub === 'status' || sub === 'summary') return;
+  if (sub === 'foreach') return sink.opaque(`${ctx.name} foreach runs a command in every submodule`);
+  sink.network(`${ctx.name} ${sub} fetches and changes submodules`, false);
+  sink.change(`${ctx.name} ${sub} changes submodules`, sub === 'deinit');
+};
+
+const notes: Analyzer = (ctx, sink) => {
+  const sub = ctx.args.find((w) => !w.value.startsWith('-'))?.value;
+  if (sub === undefined || sub === 'list' || sub === 'show' || sub === 'get-ref') return;
+  sink.change(`${ctx.name} ${sub} changes notes`, sub === 'remove' || sub === 'prune');
+};
+
+const sparse: Analyzer = (ctx, sink) => {
+  if (ctx.args[0]?.value === 'list') return;
+  sink.change(`${ctx.name} changes which files are checked out`, false);
+};
+
+const symbolicRef: Analyzer = (ctx, sink) => {
+  const operands = ctx.args.filter((w) => !w.value.startsWith('-'));
+  if (operands.length >= 2 || hasFlag(ctx, '-d', '--delete'))
+    sink.change(`${ctx.name} changes a symbolic ref`, hasFlag(ctx, '-d', '--delete'));
+};
+
+const interpretTrailers: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '--in-place')) {
+    for (const w of ctx.args.filter((a) => !a.value.startsWith('-')))
+      sink.write(w, 'modify', `${ctx.name} --in-place edits ${w.raw}`);
+  }
+};
+
+const bundle: Analyzer = (ctx, sink) => {
+  const sub = ctx.args[0]?.value;
+  if (sub === 'verify' || sub === 'list-heads') return;
+  sink.write(
+    ctx.args[1] ?? literalWord('(bundle)'),
+    sub === 'create' ? 'overwrite' : 'modify',
+    `${ctx.name} ${sub ?? ''} writes`,
+  );
+};
+
+const fsck: Analyzer = (ctx, sink) => {
+  if (hasFlag(ctx, '--lost-found'))
+    sink.change(`${ctx.name} --lost-found writes into .git/lost-found`, false);
+};
+
+const mergeTree: Analyzer = (ctx, sink) => {
+  if (!hasFlag(ctx, '--no-messages') && hasFlag(ctx, '--write-tree'))
+    sink.change(`${ctx.name} --write-tree writes objects`, false);
+};
+
+const READ_ONLY: Record<string, Analyzer> = {
+  status,
+  log: reading([
+    'L=',
+    'S=',
+    'G=',
+    'grep=',
+    'author=',
+    'committer=',
+    'since=',
+    'until=',
+    'after=',
+    'before=',
+    'format=',
+    'pretty?',
+    'n|max-count=',
+    'skip=',
+  ]),
+  show: reading(['format=', 'pretty?']),
+  diff: reading(),
+  'diff-tree': reading(),
+  'diff-index': reading(),
+  'diff-files': reading(),
+  whatchanged: reading(),
+  'range-diff': reading(),
+  blame: (ctx, sink) => {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'L=',
+        'S=',
+        'contents=',
+        'ignore-rev=',
+        'ignore-revs-file=',
+        'C?',
+        'M?',
+        'abbrev=',
+        'date=',
+        'encoding=',
+      ],
+      anyOption: true,
+      effects: { contents: 'read', S: 'read', 'ignore-revs-file': 'read' },
+    });
+    const file = parsed.operands[parsed.operands.length - 1];
+    if (file && ctx.args.findIndex((w) => w.value === '--') < 0) sink.read(file);
+    reportPaths(ctx, [], sink);
+  },
+  annotate: reading(),
+  shortlog: reading(),
+  describe: reading(),
+  'rev-parse': reading(),
+  'rev-list': reading(),
+  'ls-files': reading(),
+  'ls-tree': reading(),
+  'cat-file': reading(['batch?', 'batch-check?', 'batch-command?']),
+  grep,
+  'for-each-ref': reading([
+    'format=',
+    'sort=',
+    'count=',
+    'points-at=',
+    'merged?',
+    'no-merged?',
+    'contains?',
+    'no-contains?',
+  ]),
+  'show-ref': reading(),
+  'show-branch': reading(),
+  'name-rev': reading(),
+  'merge-base': reading(),
+  'count-objects': reading(),
+  cherry: reading(),
+  'check-ignore': reading(),
+  'check-attr': reading(),
+  'check-ref-format': reading(),
+  'check-mailmap': reading(),
+  var: reading(),
+  version: reading(),
+  'verify-commit': reading(),
+  'verify-tag': reading(),
+  'verify-pack': reading(),
+  'get-tar-commit-id': reading(),
+  'patch-id': reading(),
+  'fmt-merge-msg': reading(),
+  column: reading(),
+  stripspace: reading(),
+  'merge-tree': mergeTree,
+  help,
+  fsck,
+  'hash-object': hashObject,
+};
+
+const CHANGES: Record<string, Analyzer> = {
+  branch,
+  tag,
+  stash,
+  reflog,
+  remote,
+  config,
+  worktree,
+  clean,
+  checkout,
+  switch: (ctx, sink) => {
+    const discard = hasFlag(ctx, '--discard-changes', '-f', '--force', '-C', '--force-create');
+    sink.change(`${ctx.name} switches branches${discard ? ' and discards local changes' : ''}`, discard);
+  },
+  restore: (ctx, sink) => {
+    const staged = hasFlag(ctx, '--staged', '-S') && !hasFlag(ctx, '--worktree', '-W');
+    if (staged) return sink.change(`${ctx.name} --staged unstages changes`, false);
+    sink.write(literalWord('(working tree)'), 'modify', `${ctx.name} discards uncommitted changes to files`);
+  },
+  reset,
+  rm,
+  mv: (ctx, sink) => {
+    for (const w of ctx.args.filter((a) => !a.value.startsWith('-')))
+      sink.write(w, 'overwrite', `${ctx.name} moves ${w.raw}`);
+  },
+  add: writes('stages changes in the index'),
+  commit,
+  push,
+  pull: fetchLike('fetches and merges from a remote', false),
+  fetch: fetchLike('fetches from a remote', false),
+  clone: fetchLike('copies a remote repository', false),
+  'ls-remote': lsRemote,
+  merge: writes('merges commits into the working tree'),
+  rebase,
+  'cherry-pick': writes('applies commits'),
+  revert: writes('records reverting commits'),
+  am: writes('applies patches as commits'),
+  apply,
+  init: writes('creates a repository'),
+  gc: writes('repacks the repository and prunes unreachable objects', true),
+  prune: writes('deletes unreachable objects', true),
+  repack: writes('repacks objects'),
+  'update-ref': (ctx, sink) => sink.change(`${ctx.name} changes a ref`, hasFlag(ctx, '-d')),
+  'update-index': writes('changes the index'),
+  'read-tree': writes('changes the index'),
+  'write-tree': writes('writes a tree object'),
+  'commit-tree': writes('writes a commit object'),
+  mktree: writes('writes a tree object'),
+  mktag: writes('writes a tag object'),
+  'symbolic-ref': symbolicRef,
+  replace: writes('replaces objects'),
+  'filter-branch': (ctx, sink) => {
+    sink.opaque(`${ctx.name} runs filter commands over history`);
+    sink.change(`${ctx.name} rewrites history`, true);
+  },
+  'filter-repo': (ctx, sink) => sink.change(`${ctx.name} rewrites history`, true),
+  bisect: writes('checks out commits'),
+  'format-patch': formatPatch,
+  archive,
+  bundle,
+  submodule,
+  notes,
+  'sparse-checkout': sparse,
+  maintenance: writes('runs maintenance tasks'),
+  'interpret-trailers': interpretTrailers,
+  'send-email': network(true),
+  'request-pull': network(false),
+  daemon: (ctx, sink) => {
+    sink.network(`${ctx.name} serves repositories over the network`, true);
+    sink.lingers(`${ctx.name} keeps running`);
+  },
+  instaweb: (ctx, sink) => sink.lingers(`${ctx.name} starts a web server`),
+  credential: (ctx, sink) => sink.notUnderstood(`${ctx.name} reads or stores credentials`),
+  hook: (ctx, sink) => sink.opaque(`${ctx.name} runs a repository hook`),
+  lfs: (ctx, sink) => {
+    const sub = ctx.args[0]?.value;
+    if (sub === 'ls-files' || sub === 'status' || sub === 'env' || sub === 'version') return;
+    sink.network(`${ctx.name} ${sub ?? ''} transfers large files`, sub === 'push');
+  },
+};
+
+const SUBCOMMANDS: Record<string, Analyzer> = { ...READ_ONLY, ...CHANGES };
+
+const GLOBAL_OPTIONS = [
+  'C=',
+  'c=',
+  'config-env=',
+  'exec-path?',
+  'html-path',
+  'man-path',
+  'info-path',
+  'p|paginate',
+  'P|no-pager',
+  'no-replace-objects',
+  'no-lazy-fetch',
+  'no-optional-locks',
+  'no-advice',
+  'bare',
+  'git-dir=',
+  'work-tree=',
+  'namespace=',
+  'super-prefix=',
+  'literal-pathspecs',
+  'glob-pathspecs',
+  'noglob-pathspecs',
+  'icase-pathspecs',
+  'list-cmds=',
+  'attr-source=',
+  'version',
+  'help',
+];
+
+const git: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: GLOBAL_OPTIONS,
+      effects: {
+        c: (v, s) => gitConfigEffect(v, s, 'git -c'),
+        'config-env': (v, s) => gitConfigEffect(v, s, 'git --config-env', true),
+        'exec-path': (v, s) =>
+          v && s.opaque(`git --exec-path=${v.raw} runs git programs from another directory`),
+        C: 'read',
+        'git-dir': 'read',
+        'work-tree': 'read',
+      },
+      parse: { permute: false },
+    });
+    const rest = parsed.restIndex === undefined ? [] : ctx.args.slice(parsed.restIndex);
+    const sub = rest[0];
+    if (sub === undefined) return;
+    if (sub.expansions.length > 0) {
+      sink.notUnderstood(`git: the subcommand "${sub.raw}" is only known at run time`);
+      return;
+    }
+    const analyzer = SUBCOMMANDS[sub.value];
+    const subCtx = { ...ctx, name: `git ${sub.value}`, args: rest.slice(1) };
+    if (analyzer === undefined) {
+      sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);
+      return;
+    }
+    analyzer(subCtx, sink);
+  },
+};
+
+export const GIT = { git };

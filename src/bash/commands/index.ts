@@ -1,0 +1,31 @@
+import { ARCHIVE } from './archive.js';
+import { BUILTINS } from './builtins.js';
+import { DEVELOPMENT } from './dev.js';
+import { FILESYSTEM } from './fs.js';
+import { GIT } from './git.js';
+import { NETWORK } from './net.js';
+import { SEARCH } from './search.js';
+import type { CommandTable } from './spec.js';
+import { SYSTEM } from './system.js';
+import { TEXT } from './text.js';
+import { WRAPPERS } from './wrappers.js';
+
+/**
+ * Everything the classifier knows about commands, by name. A name that is not here is an
+ * unknown program: not read-only, and possibly destructive.
+ */
+export const COMMANDS: CommandTable = Object.freeze(
+  Object.assign(
+    Object.create(null) as Record<string, never>,
+    SYSTEM,
+    NETWORK,
+    DEVELOPMENT,
+    ARCHIVE,
+    FILESYSTEM,
+    TEXT,
+    SEARCH,
+    GIT,
+    WRAPPERS,
+    BUILTINS,
+  ),
+);

@@ -1,0 +1,385 @@
+import type { Word } from '../word.js';
+import { applyOptions, type CommandSpec, type CommandTable } from './spec.js';
+
+/** Searching: grep and friends read; find, fd and rg also have options that write or run programs. */
+
+const GREP_OPTIONS = [
+  'E|extended-regexp',
+  'F|fixed-strings',
+  'G|basic-regexp',
+  'P|perl-regexp',
+  'e|regexp=',
+  'f|file=',
+  'i|ignore-case',
+  'no-ignore-case',
+  'v|invert-match',
+  'w|word-regexp',
+  'x|line-regexp',
+  'y',
+  'c|count',
+  'color|colour?',
+  'L|files-without-match',
+  'l|files-with-matches',
+  'm|max-count=',
+  'o|only-matching',
+  'q|quiet|silent',
+  's|no-messages',
+  'b|byte-offset',
+  'H|with-filename',
+  'h|no-filename',
+  'label=',
+  'n|line-number',
+  'T|initial-tab',
+  'Z|null',
+  'A|after-context=',
+  'B|before-context=',
+  'C|context=',
+  'NUM',
+  'group-separator=',
+  'no-group-separator',
+  'a|text',
+  'binary-files=',
+  'D|devices=',
+  'd|directories=',
+  'exclude=',
+  'exclude-from=',
+  'exclude-dir=',
+  'I',
+  'include=',
+  'r|recursive',
+  'R|dereference-recursive',
+  'line-buffered',
+  'U|binary',
+  'z|null-data',
+  'line-regexp',
+];
+
+const grep: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: GREP_OPTIONS,
+      anyOption: true,
+      effects: { file: 'read', 'exclude-from': 'read' },
+      parse: { numericOption: 'context' },
+    });
+    const operands = [...parsed.operands];
+    const hasPattern = parsed.options.some((o) => o.id === 'regexp' || o.id === 'file');
+    if (!hasPattern) operands.shift();
+    const recursive = parsed.options.some((o) => o.id === 'recursive' || o.id === 'dereference-recursive');
+    if (operands.length === 0 && recursive)
+      sink.read({ value: '.', raw: '.', expansions: [], dynamicStart: false });
+    for (const w of operands) sink.read(w);
+  },
+};
+
+const rg: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'e|regexp=',
+        'f|file=',
+        'g|glob=',
+        'iglob=',
+        't|type=',
+        'T|type-not=',
+        'type-add=',
+        'type-clear=',
+        'A|after-context=',
+        'B|before-context=',
+        'C|context=',
+        'm|max-count=',
+        'M|max-columns=',
+        'j|threads=',
+        'max-depth|maxdepth|d=',
+        'max-filesize=',
+        'E|encoding=',
+        'colors=',
+        'color=',
+        'path-separator=',
+        'r|replace=',
+        'sort=',
+        'sortr=',
+        'pre=',
+        'pre-glob=',
+        'hostname-bin=',
+        'hyperlink-format=',
+        'context-separator=',
+        'field-context-separator=',
+        'field-match-separator=',
+        'dfa-size-limit=',
+        'regex-size-limit=',
+        'engine=',
+        'ignore-file=',
+        'z|search-zip',
+        'no-config',
+      ],
+      anyOption: true,
+      effects: {
+        pre: 'exec',
+        'hostname-bin': 'exec',
+        'search-zip': 'not-read-only',
+        file: 'read',
+        'ignore-file': 'read',
+      },
+    });
+    const operands = [...parsed.operands];
+    const hasPattern = parsed.options.some((o) => o.id === 'regexp' || o.id === 'file');
+    if (!hasPattern) operands.shift();
+    if (operands.length === 0) sink.read({ value: '.', raw: '.', expansions: [], dynamicStart: false });
+    for (const w of operands) sink.read(w);
+  },
+};
+
+/** ag and ack: `--pager` runs a program; ack's `--output` evaluates Perl. */
+const ag: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'pager=',
+        'output=',
+        'G|file-search-regex=',
+        'ignore=',
+        'A|after=',
+        'B|before=',
+        'C|context=',
+        'm|max-count=',
+        'depth=',
+        'p|path-to-ignore=',
+      ],
+      anyOption: true,
+      effects: { pager: 'exec', output: 'not-read-only' },
+    });
+    const operands = [...parsed.operands];
+    operands.shift();
+    for (const w of operands) sink.read(w);
+  },
+};
+
+// ---------------------------------------------------------------- find
+
+/** Primaries taking one argument (tests and options), by name. */
+const FIND_ONE_ARG = new Set([
+  'name',
+  'iname',
+  'path',
+  'ipath',
+  'wholename',
+  'iwholename',
+  'regex',
+  'iregex',
+  'lname',
+  'ilname',
+  'type',
+  'xtype',
+  'size',
+  'perm',
+  'user',
+  'group',
+  'uid',
+  'gid',
+  'mtime',
+  'mmin',
+  'atime',
+  'amin',
+  'ctime',
+  'cmin',
+  'used',
+  'links',
+  'inum',
+  'samefile',
+  'newer',
+  'anewer',
+  'cnewer',
+  'fstype',
+  'context',
+  'maxdepth',
+  'mindepth',
+  'regextype',
+  'printf',
+  'files0-from',
+]);
+const FIND_NO_ARG = new Set([
+  'print',
+  'print0',
+  'ls',
+  'prune',
+  'quit',
+  'true',
+  'false',
+  'empty',
+  'executable',
+  'readable',
+  'writable',
+  'nouser',
+  'nogroup',
+  'depth',
+  'd',
+  'mount',
+  'xdev',
+  'follow',
+  'noleaf',
+  'warn',
+  'nowarn',
+  'ignore_readdir_race',
+  'noignore_readdir_race',
+  'daystart',
+  'not',
+  'a',
+  'and',
+  'o',
+  'or',
+  'help',
+  'version',
+]);
+const FIND_WRITE_ONE = new Set(['fprint', 'fprint0', 'fls']);
+const FIND_EXEC = new Set(['exec', 'execdir', 'ok', 'okdir']);
+
+const find: CommandSpec = {
+  analyze(ctx, sink) {
+    const args = ctx.args;
+    let i = 0;
+    // Global options before the starting points.
+    while (i < args.length && /^-(H|L|P|D|O\d*)$/.test(args[i]!.value)) i += args[i]!.value === '-D' ? 2 : 1;
+    const starts: Word[] = [];
+    while (i < args.length) {
+      const w = args[i]!;
+      if (w.dynamicStart) {
+        sink.notUnderstood(`find: "${w.raw}" is only known at run time and could be an expression`);
+        i++;
+        continue;
+      }
+      if (w.value.startsWith('-') || w.value === '(' || w.value === '!' || w.value === ')' || w.value === ',')
+        break;
+      starts.push(w);
+      i++;
+    }
+    for (const s of starts.length > 0
+      ? starts
+      : [{ value: '.', raw: '.', expansions: [], dynamicStart: false } as Word]) {
+      sink.read(s);
+    }
+    while (i < args.length) {
+      const w = args[i]!;
+      const v = w.value;
+      if (w.dynamicStart) {
+        sink.notUnderstood(`find: "${w.raw}" is only known at run time and could be an action`);
+        i++;
+        continue;
+      }
+      if (v === '(' || v === ')' || v === '!' || v === ',') {
+        i++;
+        continue;
+      }
+      if (!v.startsWith('-')) {
+        sink.notUnderstood(`find: unexpected "${w.raw}" in the expression`);
+        i++;
+        continue;
+      }
+      const name = v.slice(1);
+      if (FIND_NO_ARG.has(name)) {
+        i++;
+      } else if (FIND_ONE_ARG.has(name) || /^newer[aBcmt][aBcmt]$/.test(name)) {
+        if (name === 'files0-from' && args[i + 1]) sink.read(args[i + 1]!);
+        i += 2;
+      } else if (FIND_WRITE_ONE.has(name) || name === 'fprintf') {
+        const file = args[i + 1];
+        if (file) sink.write(file, 'overwrite', `find -${name} writes ${file.raw}`);
+        i += name === 'fprintf' ? 3 : 2;
+      } else if (name === 'delete') {
+        sink.remove(
+          { value: '(every file found)', raw: '-delete', expansions: ['glob'], dynamicStart: false },
+          'find -delete deletes every file it finds',
+        );
+        i++;
+      } else if (FIND_EXEC.has(name)) {
+        let end = i + 1;
+        while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
+        const inner = args.slice(i + 1, end);
+        sink.notUnderstood(`find -${name} runs a command for every file it finds`);
+        if (inner.length > 0) sink.run(inner, `find -${name}`);
+        if (name === 'ok' || name === 'okdir') sink.notUnderstood(`find -${name} asks on the terminal`);
+        i = end + 1;
+      } else {
+        sink.notUnderstood(`find: unknown primary ${v}`);
+        i++;
+      }
+    }
+  },
+};
+
+/** fd / fdfind: `-x`/`-X` run a command for each result. */
+const fd: CommandSpec = {
+  analyze(ctx, sink) {
+    const args = ctx.args;
+    const execAt = args.findIndex(
+      (w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value) || /^-[a-zA-Z]*[xX]/.test(w.value),
+    );
+    const own = execAt >= 0 ? args.slice(0, execAt) : args;
+    const parsed = applyOptions({ ...ctx, args: own }, sink, {
+      options: [
+        'd|max-depth=',
+        'min-depth=',
+        'exact-depth=',
+        'E|exclude=',
+        't|type=',
+        'e|extension=',
+        'S|size=',
+        'changed-within=',
+        'changed-before=',
+        'o|owner=',
+        'c|color=',
+        'j|threads=',
+        'max-results=',
+        'base-directory=',
+        'path-separator=',
+        'search-path=',
+        'ignore-file=',
+        'format=',
+      ],
+      anyOption: true,
+      effects: { 'ignore-file': 'read' },
+    });
+    const [, ...paths] = parsed.operands;
+    for (const p of paths.length > 0
+      ? paths
+      : [{ value: '.', raw: '.', expansions: [], dynamicStart: false } as Word])
+      sink.read(p);
+    if (execAt >= 0) {
+      const flag = args[execAt]!;
+      const attached = /^-[a-zA-Z]*[xX](.+)$/.exec(flag.value)?.[1];
+      let inner = args.slice(execAt + 1);
+      const stop = inner.findIndex((w) => w.value === ';');
+      if (stop >= 0) inner = inner.slice(0, stop);
+      if (attached) inner = [{ ...flag, value: attached }, ...inner];
+      sink.notUnderstood(`${ctx.name} ${flag.raw} runs a command for every file it finds`);
+      if (inner.length > 0)
+        sink.run(inner, `${ctx.name} -x`, { extraArgs: !inner.some((w) => w.value.includes('{')) });
+    }
+  },
+};
+
+const locate: CommandSpec = {
+  analyze(ctx, sink) {
+    applyOptions(ctx, sink, {
+      options: ['d|database=', 'l|limit=', 'n='],
+      anyOption: true,
+      effects: { database: 'read' },
+    });
+  },
+};
+
+export const SEARCH: CommandTable = {
+  grep,
+  egrep: grep,
+  fgrep: grep,
+  zgrep: grep,
+  rg,
+  ag,
+  ack: ag,
+  find,
+  fd,
+  fdfind: fd,
+  locate,
+  plocate: locate,
+  mlocate: locate,
+};

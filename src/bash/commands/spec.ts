@@ -1,0 +1,245 @@
+import type { CommandLine, SimpleCommand } from '../command-line.js';
+import {
+  type OptionTable,
+  optionTable,
+  type ParsedArgs,
+  type ParseOptions,
+  parseOptions,
+} from '../options.js';
+import type { Word } from '../word.js';
+
+/**
+ * How a command family describes what a command does with its arguments. An analyzer reads
+ * the argv and reports effects to a sink; it never decides "read-only" itself, so the rules
+ * that combine effects live in one place (classify).
+ */
+export type WriteHow =
+  /** Makes something new; fails or does nothing when it exists (mkdir, touch, cp -n). */
+  | 'create'
+  /** Adds to the end (>>, tee -a). */
+  | 'append'
+  /** May overwrite or truncate what exists (>, cp, mv onto a target, sort -o). */
+  | 'overwrite'
+  /** Changes a file in place (sed -i, git checkout of a path). */
+  | 'modify'
+  /** Changes metadata only: permissions, owner, timestamps (chmod, chown). */
+  | 'attributes';
+
+export interface EffectSink {
+  /** A file or directory the command reads. */
+  read(target: Word): void;
+  write(target: Word, how: WriteHow, why: string): void;
+  remove(target: Word, why: string): void;
+  /** A command the line shows, run by this one (wrappers, xargs, find -exec). */
+  run(argv: readonly Word[], via: string, opts?: { extraArgs?: boolean }): void;
+  /**
+   * Shell code written on the line, run by this one. `shown` is for programs whose job is to
+   * run a script (bash -c, watch): the line stays read-only when the script is. Anything else
+   * (git -c core.pager=..., awk system(), sed e, eval) is code hidden in an argument, which is
+   * never read-only. `appendsArgs`: the program adds arguments to it at run time (a pager gets
+   * file names, an external diff gets paths).
+   */
+  runScript(code: Word, via: string, opts?: ScriptOptions): void;
+  /** Runs code the line does not show: a script, an interpreter, a build tool, an unknown program. */
+  opaque(why: string): void;
+  network(why: string, sends: boolean): void;
+  /** Changes state other than files: processes, permissions, the clock, git refs, packages. */
+  change(why: string, destructive: boolean): void;
+  /** An option or form this knowledge does not model: the line is not read-only (fail closed). */
+  notUnderstood(why: string): void;
+  /** Leaves work running after the line returns (daemons, `setsid`), or never ends by design. */
+  lingers(why: string): void;
+  /** Hands a variable to every later command (`export X=...`). */
+  exportVariable(name: string, value: Word): void;
+}
+
+export interface ScriptOptions {
+  readonly shown?: boolean;
+  readonly appendsArgs?: boolean;
+}
+
+export interface CommandContext {
+  /** The command name as resolved (basename for system directories). */
+  readonly name: string;
+  /** argv[1..]: the arguments. */
+  readonly args: readonly Word[];
+  readonly command: SimpleCommand;
+  readonly line: CommandLine;
+  /** True when more arguments are appended at run time (under xargs). */
+  readonly extraArgs: boolean;
+}
+
+export type Analyzer = (ctx: CommandContext, sink: EffectSink) => void;
+
+export interface CommandSpec {
+  readonly analyze: Analyzer;
+  /**
+   * A wrapper that only adjusts how its inner command runs (timeout, nice, env, command):
+   * policy patterns look through it, as Claude Code's do.
+   */
+  readonly transparent?: boolean;
+}
+
+export type CommandTable = Readonly<Record<string, CommandSpec>>;
+
+// ---------------------------------------------------------------- building blocks
+
+export interface OptionRules {
+  /** Option specs, see options.ts (`'o|output='`). */
+  readonly options: readonly string[];
+  /** Unknown options are harmless for this command (it has no option that writes, runs code or networks). */
+  readonly anyOption?: boolean;
+  /** What a given option does; options not listed are harmless. */
+  readonly effects?: Readonly<Record<string, OptionEffect>>;
+  readonly parse?: ParseOptions;
+}
+
+export type OptionEffect =
+  | 'read'
+  | 'write'
+  | 'append'
+  | 'exec'
+  | 'script'
+  | 'network'
+  | 'network-send'
+  | 'not-read-only'
+  | ((value: Word | undefined, sink: EffectSink, ctx: CommandContext) => void);
+
+export interface Parsed extends ParsedArgs {
+  readonly table: OptionTable;
+}
+
+/**
+ * Parses argv with an option table, reports what the options do, and returns the rest for the
+ * operand rules. Unknown options fail closed unless the command has none that matter.
+ */
+export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: OptionRules): Parsed {
+  const table = optionTable(rules.options);
+  const dangerous = new Set(
+    Object.entries(rules.effects ?? {})
+      .filter(([, e]) => e !== 'read')
+      .map(([id]) => id),
+  );
+  const parsed = parseOptions(ctx.args, table, { ...rules.parse, dangerous });
+  const who = ctx.name;
+  if (!rules.anyOption) {
+    for (const u of parsed.unknown) sink.notUnderstood(`${who}: unknown option ${u}`);
+  } else {
+    // An unknown long option that abbreviates a dangerous one is that option.
+    for (const u of parsed.unknown) {
+      if (u.startsWith('--') && [...dangerous].some((d) => d.startsWith(u.slice(2)))) {
+        sink.notUnderstood(`${who}: ${u} may abbreviate a dangerous option`);
+      }
+    }
+  }
+  if (dangerous.size > 0 || !rules.anyOption) {
+    for (const w of parsed.dynamicOptions) {
+      sink.notUnderstood(`${who}: "${w.raw}" is only known at run time and could be an option`);
+    }
+    if (ctx.extraArgs) sink.notUnderstood(`${who}: arguments appended at run time could be options`);
+  }
+  for (const o of parsed.options) {
+    const effect = rules.effects?.[o.id];
+    if (effect === undefined) continue;
+    applyEffect(effect, o.value, o.written, sink, ctx);
+  }
+  return { ...parsed, table };
+}
+
+function applyEffect(
+  effect: OptionEffect,
+  value: Word | undefined,
+  written: string,
+  sink: EffectSink,
+  ctx: CommandContext,
+): void {
+  const who = `${ctx.name} ${written}`;
+  if (typeof effect === 'function') {
+    effect(value, sink, ctx);
+    return;
+  }
+  switch (effect) {
+    case 'read':
+      if (value) sink.read(value);
+      return;
+    case 'write':
+      if (value) sink.write(value, 'overwrite', `${who} writes ${value.raw}`);
+      else sink.notUnderstood(`${who} writes a file`);
+      return;
+    case 'append':
+      if (value) sink.write(value, 'append', `${who} appends to ${value.raw}`);
+      return;
+    case 'exec':
+      if (value) sink.runScript(value, who, { appendsArgs: true });
+      else sink.opaque(`${who} runs a program`);
+      return;
+    case 'script':
+      if (value) sink.runScript(value, who);
+      else sink.opaque(`${who} runs code`);
+      return;
+    case 'network':
+      sink.network(`${who} opens a network connection`, false);
+      return;
+    case 'network-send':
+      sink.network(`${who} sends data over the network`, true);
+      return;
+    case 'not-read-only':
+      sink.notUnderstood(`${who} is not a read-only option`);
+      return;
+  }
+}
+
+/** A command whose operands are all files it reads. */
+export function reader(rules: OptionRules): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, rules);
+      for (const w of parsed.operands) sink.read(w);
+    },
+  };
+}
+
+/** A command that only prints (its operands are data, not files). */
+export function printer(rules: OptionRules = { options: [], anyOption: true }): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      applyOptions(ctx, sink, rules);
+    },
+  };
+}
+
+/** A program this knowledge cannot see into: it runs code the line does not show. */
+export function opaque(why: string): CommandSpec {
+  return { analyze: (ctx, sink) => sink.opaque(`${ctx.name}: ${why}`) };
+}
+
+/** Dispatch on the first operand (`git log`, `npm test`, `kubectl get`). */
+export function subcommands(
+  globalRules: OptionRules,
+  subs: Readonly<Record<string, Analyzer>>,
+  fallback: Analyzer,
+): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, {
+        ...globalRules,
+        parse: { ...globalRules.parse, permute: false },
+      });
+      const rest = parsed.restIndex === undefined ? [] : ctx.args.slice(parsed.restIndex);
+      const sub = rest[0];
+      if (sub === undefined) {
+        fallback({ ...ctx, args: [] }, sink);
+        return;
+      }
+      if (sub.expansions.length > 0) {
+        sink.notUnderstood(`${ctx.name}: the subcommand "${sub.raw}" is only known at run time`);
+        return;
+      }
+      const analyzer = subs[sub.value] ?? fallback;
+      analyzer({ ...ctx, name: `${ctx.name} ${sub.value}`, args: rest.slice(1) }, sink);
+    },
+  };
+}
+
+export const literal = (w: Word | undefined): string | undefined =>
+  w && w.expansions.length === 0 ? w.value : undefined;

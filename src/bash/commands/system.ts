@@ -1,0 +1,387 @@
+import { applyOptions, type CommandSpec, type CommandTable, printer, reader } from './spec.js';
+
+/** The system: clocks, hosts, users, processes, services, packages. Looking is read-only; changing is not. */
+
+const info = printer();
+
+const date: CommandSpec = {
+  analyze(ctx, sink) {
+    applyOptions(ctx, sink, {
+      options: [
+        'd|date=',
+        'f|file=',
+        'I|iso-8601?',
+        'R|rfc-email',
+        'rfc-3339=',
+        'r|reference=',
+        's|set=',
+        'u|utc|universal',
+        'debug',
+        'resolution',
+      ],
+      anyOption: true,
+      effects: {
+        file: 'read',
+        reference: 'read',
+        set: (_v, s) => s.change('date -s sets the system clock', false),
+      },
+    });
+    // `date MMDDhhmm[[CC]YY][.ss]` also sets the clock.
+    if (ctx.args.some((w) => /^\d{8,12}(\.\d\d)?$/.test(w.value)))
+      sink.change('date MMDDhhmm sets the system clock', false);
+  },
+};
+
+const hostname: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, {
+      options: [
+        'a|alias',
+        'A|all-fqdns',
+        'b|boot',
+        'd|domain',
+        'f|fqdn|long',
+        'F|file=',
+        'i|ip-address',
+        'I|all-ip-addresses',
+        's|short',
+        'y|yp|nis',
+        'V|version',
+        'h|help',
+      ],
+      anyOption: true,
+      effects: { file: (_v, s) => s.change('hostname -F sets the host name', false) },
+    });
+    if (parsed.operands.length > 0) sink.change('hostname NAME sets the host name', false);
+  },
+};
+
+/** kill: sends signals (destructive) unless it only lists them or checks existence (-0). */
+const kill: CommandSpec = {
+  analyze(ctx, sink) {
+    const args = ctx.args;
+    if (
+      args.length === 0 ||
+      args.some((w) => /^(-l|-L|--list|--table)$/.test(w.value) || /^-l\d*$/.test(w.value))
+    )
+      return;
+    if (args[0]?.value === '-0' || (args[0]?.value === '-s' && args[1]?.value === '0')) return;
+    sink.change(`${ctx.name} sends a signal to processes`, true);
+  },
+};
+
+const killall: CommandSpec = {
+  analyze(ctx, sink) {
+    if (ctx.args.some((w) => /^(-l|--list)$/.test(w.value))) return;
+    sink.change(`${ctx.name} kills processes`, true);
+  },
+};
+
+const crontab: CommandSpec = {
+  analyze(ctx, sink) {
+    const args = ctx.args.map((w) => w.value);
+    if (args.includes('-l')) return;
+    if (args.includes('-r')) return sink.change('crontab -r deletes the crontab', true);
+    if (args.includes('-e')) return sink.opaque('crontab -e opens an editor');
+    sink.change('crontab FILE replaces the crontab', true);
+  },
+};
+
+/** systemctl/service: status and listing are reads; start/stop/restart change running services. */
+const SYSTEMCTL_READS = new Set([
+  'status',
+  'show',
+  'cat',
+  'list-units',
+  'list-unit-files',
+  'list-sockets',
+  'list-timers',
+  'list-jobs',
+  'list-dependencies',
+  'list-machines',
+  'is-active',
+  'is-enabled',
+  'is-failed',
+  'is-system-running',
+  'get-default',
+  'show-environment',
+  'help',
+]);
+const systemctl: CommandSpec = {
+  analyze(ctx, sink) {
+    const sub = ctx.args.find((w) => !w.value.startsWith('-'));
+    if (sub === undefined || SYSTEMCTL_READS.has(sub.value)) return;
+    const stops =
+      /^(stop|restart|kill|reload-or-restart|try-restart|isolate|poweroff|reboot|halt|kexec|suspend|hibernate|mask|disable|reset-failed)$/.test(
+        sub.value,
+      );
+    sink.change(`systemctl ${sub.value} changes system services`, stops);
+  },
+};
+
+const service: CommandSpec = {
+  analyze(ctx, sink) {
+    const action = ctx.args[1]?.value;
+    if (ctx.args.length === 0 || action === 'status' || ctx.args.some((w) => w.value === '--status-all'))
+      return;
+    sink.change(`service ${action ?? ''} changes a system service`, action !== 'start');
+  },
+};
+
+const journalctl: CommandSpec = {
+  analyze(ctx, sink) {
+    applyOptions(ctx, sink, {
+      options: [
+        'u|unit=',
+        'user-unit=',
+        'n|lines?',
+        'o|output=',
+        'output-fields=',
+        'p|priority=',
+        'g|grep=',
+        'S|since=',
+        'U|until=',
+        'b|boot?',
+        't|identifier=',
+        'T|exclude-identifier=',
+        'D|directory=',
+        'file=',
+        'root=',
+        'image=',
+        'M|machine=',
+        'namespace=',
+        'facility=',
+        'c|cursor=',
+        'after-cursor=',
+        'cursor-file=',
+        'vacuum-size=',
+        'vacuum-time=',
+        'vacuum-files=',
+        'rotate',
+        'flush',
+        'sync',
+        'relinquish-var',
+        'smart-relinquish-var',
+        'setup-keys',
+        'update-catalog',
+        'verify-key=',
+        'f|follow',
+      ],
+      anyOption: true,
+      effects: {
+        'vacuum-size': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+        'vacuum-time': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+        'vacuum-files': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+        rotate: 'not-read-only',
+        flush: 'not-read-only',
+        sync: 'not-read-only',
+        'relinquish-var': 'not-read-only',
+        'smart-relinquish-var': 'not-read-only',
+        'setup-keys': 'not-read-only',
+        'update-catalog': 'not-read-only',
+        'cursor-file': 'write',
+        follow: (_v, s) => s.lingers('journalctl -f keeps following the journal'),
+      },
+    });
+  },
+};
+
+const ip: CommandSpec = {
+  analyze(ctx, sink) {
+    const words = ctx.args.filter((w) => !w.value.startsWith('-')).map((w) => w.value);
+    const verb = words[1];
+    if (verb === undefined || /^(show|list|lst|ls|get|help)$/.test(verb) || words[0] === 'monitor') return;
+    sink.change(`ip ${words.join(' ')} changes network configuration`, /^(del|delete|flush)$/.test(verb));
+  },
+};
+
+const ifconfig: CommandSpec = {
+  analyze(ctx, sink) {
+    if (ctx.args.filter((w) => !w.value.startsWith('-')).length <= 1) return;
+    sink.change('ifconfig with settings changes network configuration', false);
+  },
+};
+
+const sysctl: CommandSpec = {
+  analyze(ctx, sink) {
+    if (ctx.args.some((w) => w.value.includes('=') || /^(-w|--write|-p|--load|--system)/.test(w.value))) {
+      sink.change('sysctl sets kernel parameters', false);
+    }
+  },
+};
+
+const top: CommandSpec = {
+  analyze(ctx, sink) {
+    if (!ctx.args.some((w) => /^-[a-zA-Z]*n/.test(w.value))) sink.lingers('top keeps running until stopped');
+  },
+};
+
+const renice: CommandSpec = {
+  analyze: (_ctx, sink) => sink.change('renice changes the priority of running processes', false),
+};
+
+const mount: CommandSpec = {
+  analyze(ctx, sink) {
+    if (ctx.args.length === 0 || ctx.args.every((w) => /^(-l|--show-labels|-t|--types|-v)$/.test(w.value)))
+      return;
+    sink.change(`${ctx.name} changes mounted file systems`, ctx.name !== 'mount');
+  },
+};
+
+const power: CommandSpec = {
+  analyze: (ctx, sink) => sink.change(`${ctx.name} stops or restarts the machine`, true),
+};
+
+const users: CommandSpec = {
+  analyze: (ctx, sink) => sink.change(`${ctx.name} changes users, groups or passwords`, true),
+};
+
+const stty: CommandSpec = {
+  analyze(ctx, sink) {
+    if (ctx.args.length === 0 || ctx.args.every((w) => /^(-a|--all|-g|--save)$/.test(w.value))) return;
+    sink.change('stty changes terminal settings', false);
+  },
+};
+
+/** Package managers of the system: queries are reads, the rest installs or removes software. */
+function systemPackages(reads: RegExp): CommandSpec {
+  return {
+    analyze(ctx, sink) {
+      const sub = ctx.args.find((w) => !w.value.startsWith('-'));
+      const flags = ctx.args.filter((w) => w.value.startsWith('-')).map((w) => w.value);
+      if (ctx.name === 'dpkg' || ctx.name === 'rpm') {
+        if (
+          flags.every((f) =>
+            /^-(l|L|s|S|p|c|I|q[a-z]*|-list|-listfiles|-status|-search|-print-avail|-contents|-info|-query|-get-selections|-verify|V)$/.test(
+              f,
+            ),
+          ) &&
+          flags.length > 0
+        )
+          return;
+      } else if (sub === undefined || reads.test(sub.value)) return;
+      sink.change(
+        `${ctx.name} ${sub?.value ?? flags.join(' ')} installs, removes or configures software (running its scripts)`,
+        true,
+      );
+      sink.network(`${ctx.name} may download packages`, false);
+    },
+  };
+}
+
+export const SYSTEM: CommandTable = {
+  date,
+  hostname,
+  kill,
+  pkill: killall,
+  killall,
+  skill: killall,
+  xkill: killall,
+  crontab,
+  systemctl,
+  service,
+  journalctl,
+  ip,
+  ifconfig,
+  sysctl,
+  top,
+  htop: top,
+  btop: top,
+  renice,
+  mount,
+  umount: mount,
+  swapon: mount,
+  swapoff: mount,
+  shutdown: power,
+  reboot: power,
+  halt: power,
+  poweroff: power,
+  useradd: users,
+  usermod: users,
+  userdel: users,
+  groupadd: users,
+  groupdel: users,
+  passwd: users,
+  chpasswd: users,
+  chsh: users,
+  stty,
+  apt: systemPackages(/^(list|show|search|policy|depends|rdepends|changelog|help)$/),
+  'apt-get': systemPackages(/^(check|changelog|source-print-uris|help)$/),
+  'apt-cache': printer(),
+  dpkg: systemPackages(/^$/),
+  'dpkg-query': printer(),
+  rpm: systemPackages(/^$/),
+  yum: systemPackages(/^(list|info|search|provides|repolist|check-update|deplist|history)$/),
+  dnf: systemPackages(/^(list|info|search|provides|repolist|repoquery|check-update|deplist|history)$/),
+  brew: systemPackages(
+    /^(list|ls|info|search|deps|uses|leaves|config|doctor|outdated|--version|--prefix|--cellar|--repository|home|desc|cat|log|options)$/,
+  ),
+  snap: systemPackages(/^(list|info|find|version|connections|services|changes)$/),
+  pacman: systemPackages(/^$/),
+  uptime: info,
+  whoami: info,
+  id: info,
+  groups: info,
+  logname: info,
+  users: info,
+  who: info,
+  w: info,
+  last: info,
+  lastlog: info,
+  uname: info,
+  arch: info,
+  nproc: info,
+  free: info,
+  vmstat: info,
+  iostat: info,
+  mpstat: info,
+  lscpu: info,
+  lsusb: info,
+  lspci: info,
+  lshw: info,
+  dmesg: printer({
+    options: [
+      'C|clear',
+      'c|read-clear',
+      'D|console-off',
+      'E|console-on',
+      'n|console-level=',
+      'w|follow',
+      'W|follow-new',
+    ],
+    anyOption: true,
+    effects: {
+      clear: 'not-read-only',
+      'read-clear': 'not-read-only',
+      'console-off': 'not-read-only',
+      'console-on': 'not-read-only',
+      'console-level': 'not-read-only',
+    },
+  }),
+  locale: info,
+  localectl: info,
+  timedatectl: info,
+  getconf: info,
+  getent: info,
+  tty: info,
+  printenv: info,
+  cal: info,
+  ncal: info,
+  ps: info,
+  pgrep: info,
+  pidof: info,
+  pstree: info,
+  pwdx: info,
+  ss: info,
+  netstat: info,
+  nm: reader({ options: [], anyOption: true }),
+  objdump: reader({ options: [], anyOption: true }),
+  readelf: reader({ options: [], anyOption: true }),
+  size: reader({ options: [], anyOption: true }),
+  ldd: { analyze: (_ctx, sink) => sink.opaque('ldd can run the program it inspects') },
+  sleep: info,
+  clear: info,
+  tput: info,
+  nvidia_smi: info,
+  'nvidia-smi': info,
+};

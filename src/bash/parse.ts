@@ -1,0 +1,1025 @@
+import path from 'node:path';
+import type {
+  Assignment,
+  CommandKind,
+  CommandLine,
+  CwdSet,
+  Nesting,
+  Redirect,
+  RedirectOp,
+  SimpleCommand,
+} from './command-line.js';
+import { parseSyntax, type SyntaxNode } from './syntax.js';
+import {
+  decodeAnsiC,
+  decodeDoubleQuoted,
+  decodeUnquoted,
+  isDynamic,
+  type Word,
+  WordBuilder,
+} from './word.js';
+
+/**
+ * Source text -> CommandLine. Walks the tree-sitter tree with an explicit list of the node
+ * types it understands; anything else is recorded as a problem, which makes the line "too
+ * complex" for the classifier (fail closed) while still collecting every command it can see,
+ * so deny rules keep working on lines it cannot fully model.
+ */
+export function parseCommandLine(source: string): CommandLine {
+  const syntax = parseSyntax(source);
+  const walker = new Walker(source);
+  if (!syntax.ok) {
+    walker.problem(syntax.reason);
+    return walker.result();
+  }
+  if (syntax.tree.hasError) walker.problem('bash syntax error: the parser could not read the whole line');
+  walker.statements(syntax.tree.root.children);
+  return walker.result();
+}
+
+const MAX_CWD_CHOICES = 8;
+const MAX_REPARSE_DEPTH = 16;
+
+const SEPARATORS = new Set([
+  ';',
+  '\n',
+  '&&',
+  '||',
+  '{',
+  '}',
+  '(',
+  ')',
+  'do',
+  'done',
+  'then',
+  'fi',
+  'else',
+  'elif',
+]);
+
+interface Context {
+  nesting: Nesting;
+  stdin: SimpleCommand['stdin'];
+}
+
+class Walker {
+  private readonly commands: SimpleCommand[] = [];
+  private readonly problems: string[] = [];
+  private readonly functions = new Set<string>();
+  private readonly tainted = new Set<string>();
+  private readonly arithmetic = new Set<string>();
+  private readonly prompt: string[] = [];
+  private readonly indirect: string[] = [];
+  private cwd: CwdSet = ['.'];
+  private reparseDepth = 0;
+  /** Redirections tree-sitter attached to a pipeline or list, waiting for its last command. */
+  private readonly pendingRedirects = new Map<
+    SyntaxNode,
+    { redirects: Redirect[]; stdin: SimpleCommand['stdin'] }
+  >();
+  /** Where the most recent `cd` went when it succeeded (for `cd x && y`). */
+  private cdSuccess: CwdSet | undefined;
+
+  constructor(private readonly source: string) {}
+
+  result(): CommandLine {
+    return {
+      source: this.source,
+      commands: this.commands,
+      functions: this.functions,
+      taintedNames: this.tainted,
+      arithmeticNames: this.arithmetic,
+      promptExpansions: this.prompt,
+      indirectExpansions: this.indirect,
+      problems: this.problems,
+    };
+  }
+
+  problem(reason: string): void {
+    if (!this.problems.includes(reason)) this.problems.push(reason);
+  }
+
+  private text(node: SyntaxNode): string {
+    return this.source.slice(node.start, node.end);
+  }
+
+  private snippet(node: SyntaxNode): string {
+    const t = this.text(node).replace(/\s+/g, ' ');
+    return t.length > 40 ? `${t.slice(0, 37)}...` : t;
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  /** A sequence of statements (program, compound bodies); `&` puts the one before it in the background. */
+  statements(nodes: readonly SyntaxNode[], ctx: Context = { nesting: 'line', stdin: 'inherit' }): void {
+    let mark = this.commands.length;
+    for (const node of nodes) {
+      if (node.type === '&') {
+        this.markBackground(mark);
+        mark = this.commands.length;
+        continue;
+      }
+      if (!node.named) {
+        if (!SEPARATORS.has(node.type)) this.problem(`unsupported token "${node.type}"`);
+        mark = this.commands.length;
+        continue;
+      }
+      mark = this.commands.length;
+      this.statement(node, ctx);
+    }
+  }
+
+  private markBackground(from: number): void {
+    for (let i = from; i < this.commands.length; i++)
+      this.commands[i] = { ...this.commands[i]!, background: true };
+  }
+
+  private statement(node: SyntaxNode, ctx: Context): void {
+    switch (node.type) {
+      case 'comment':
+        return;
+      case 'command':
+        this.command(node, ctx, []);
+        return;
+      case 'redirected_statement':
+        this.redirectedStatement(node, ctx);
+        return;
+      case 'list':
+        this.list(node, ctx);
+        return;
+      case 'pipeline':
+        this.pipeline(node.children, ctx);
+        return;
+      case 'subshell':
+        this.isolatedCwd(() => this.statements(node.children, ctx));
+        return;
+      case 'compound_statement':
+        if (node.children[0]?.type === '((') this.arithmeticCommand(node, ctx);
+        else this.statements(node.children, ctx);
+        return;
+      case 'negated_command':
+        this.statements(
+          node.children.filter((c) => c.type !== '!'),
+          ctx,
+        );
+        return;
+      case 'if_statement':
+      case 'elif_clause':
+      case 'else_clause':
+      case 'do_group':
+        this.branching(() =>
+          this.statements(
+            node.children.filter((c) => !KEYWORDS.has(c.type)),
+            ctx,
+          ),
+        );
+        return;
+      case 'while_statement':
+        this.branching(() =>
+          this.statements(
+            node.children.filter((c) => !KEYWORDS.has(c.type)),
+            ctx,
+          ),
+        );
+        return;
+      case 'for_statement':
+        this.forStatement(node, ctx);
+        return;
+      case 'c_style_for_statement':
+        this.cStyleFor(node, ctx);
+        return;
+      case 'case_statement':
+        this.caseStatement(node, ctx);
+        return;
+      case 'function_definition':
+        this.functionDefinition(node);
+        return;
+      case 'variable_assignment':
+        this.push('assignment', [], [this.assignment(node, ctx)], [], node, ctx);
+        return;
+      case 'variable_assignments':
+        this.push(
+          'assignment',
+          [],
+          node.children.filter((c) => c.type === 'variable_assignment').map((c) => this.assignment(c, ctx)),
+          [],
+          node,
+          ctx,
+        );
+        return;
+      case 'declaration_command':
+      case 'unset_command':
+        this.declaration(node, ctx);
+        return;
+      case 'test_command':
+        this.testCommand(node, ctx);
+        return;
+      case 'ERROR':
+        this.problem(`bash syntax error near "${this.snippet(node)}"`);
+        this.recover(node, ctx);
+        return;
+      default:
+        this.problem(`unsupported construct "${node.type}"`);
+        this.recover(node, ctx);
+    }
+  }
+
+  /** Best effort inside a part the parser could not read: keep every command it can see. */
+  private recover(node: SyntaxNode, ctx: Context): void {
+    for (const child of node.children) {
+      if (!child.named) continue;
+      if (STATEMENT_TYPES.has(child.type)) this.statement(child, ctx);
+      else if (child.type === 'command_name')
+        this.push('command', [this.word(child, ctx)], [], [], child, ctx);
+      else this.recover(child, ctx);
+    }
+  }
+
+  private list(node: SyntaxNode, ctx: Context): void {
+    const before = this.cwd;
+    let changed = false;
+    let op: string | undefined;
+    for (const child of node.children) {
+      if (child.type === '&&' || child.type === '||') {
+        op = child.type;
+        continue;
+      }
+      if (!child.named) {
+        this.problem(`unsupported token "${child.type}" in a list`);
+        continue;
+      }
+      const start = this.cwd;
+      if (op === '&&' && this.cdSuccess !== undefined) this.cwd = this.cdSuccess;
+      else if (op === '||' && changed) this.cwd = union(before, this.cwd);
+      this.cdSuccess = undefined;
+      this.statement(child, ctx);
+      if (this.cwd !== start) changed = true;
+    }
+    // After a list, any operand may have stopped it: every cwd seen is possible.
+    if (changed) this.cwd = union(before, this.cwd);
+    this.cdSuccess = undefined;
+  }
+
+  private pipeline(nodes: readonly SyntaxNode[], ctx: Context): void {
+    let first = true;
+    for (const child of nodes) {
+      if (child.type === '|' || child.type === '|&') continue;
+      if (!child.named) {
+        this.problem(`unsupported token "${child.type}" in a pipeline`);
+        continue;
+      }
+      // Every element of a pipeline runs in its own subshell: a cd there does not leak.
+      this.isolatedCwd(() => this.statement(child, first ? ctx : { ...ctx, stdin: 'pipe' }));
+      first = false;
+    }
+  }
+
+  private isolatedCwd(run: () => void): void {
+    const saved = this.cwd;
+    run();
+    this.cwd = saved;
+    this.cdSuccess = undefined;
+  }
+
+  /** A body that may run zero or more times: a cd inside leaves the cwd unknown afterwards. */
+  private branching(run: () => void): void {
+    const saved = this.cwd;
+    run();
+    if (this.cwd !== saved) this.cwd = null;
+    this.cdSuccess = undefined;
+  }
+
+  private forStatement(node: SyntaxNode, ctx: Context): void {
+    let variable: string | undefined;
+    let numeric = true;
+    let sawIn = false;
+    for (const child of node.children) {
+      if (child.type === 'variable_name') variable = this.text(child);
+      else if (child.type === 'in') sawIn = true;
+      else if (child.type === 'do_group') this.branching(() => this.statements(child.children, ctx));
+      else if (child.named && child.type !== 'comment') {
+        const w = this.word(child, ctx);
+        if (isDynamic(w) || !/^-?\d+$/.test(w.value)) numeric = false;
+      }
+    }
+    // `for x; do` iterates over "$@", which the line does not show.
+    if (variable !== undefined && (!numeric || !sawIn)) this.tainted.add(variable);
+  }
+
+  private cStyleFor(node: SyntaxNode, ctx: Context): void {
+    for (const child of node.children) {
+      if (child.type === 'do_group' || child.type === 'compound_statement') {
+        this.branching(() => this.statements(child.children, ctx));
+      } else if (child.named) this.arithmeticExpression(child, ctx);
+    }
+  }
+
+  private caseStatement(node: SyntaxNode, ctx: Context): void {
+    for (const child of node.children) {
+      if (child.type === 'case_item') {
+        this.branching(() => {
+          let inBody = false;
+          for (const part of child.children) {
+            if (part.type === ')') inBody = true;
+            else if (!part.named) continue;
+            else if (!inBody) this.word(part, ctx);
+            else this.statements([part], ctx);
+          }
+        });
+      } else if (child.named && child.type !== 'comment') this.word(child, ctx);
+    }
+  }
+
+  private functionDefinition(node: SyntaxNode): void {
+    const name = node.children.find((c) => c.type === 'word');
+    if (name) this.functions.add(this.text(name));
+    const before = this.cwd;
+    for (const child of node.children) {
+      if (child.type === 'word' || !child.named) continue;
+      if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+        this.push(
+          'redirect-only',
+          [],
+          [],
+          [this.redirect(child, { nesting: 'function', stdin: 'inherit' })],
+          child,
+          {
+            nesting: 'function',
+            stdin: 'inherit',
+          },
+        );
+      } else this.statement(child, { nesting: 'function', stdin: 'inherit' });
+    }
+    // The body runs whenever the function is called, so a cd inside it may happen later.
+    if (this.cwd !== before) this.cwd = null;
+  }
+
+  private arithmeticCommand(node: SyntaxNode, ctx: Context): void {
+    for (const child of node.children) if (child.named) this.arithmeticExpression(child, ctx);
+    this.push('arithmetic', [], [], [], node, ctx);
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  private redirectedStatement(node: SyntaxNode, ctx: Context): void {
+    const body = node.children.find((c) => c.named && !REDIRECT_TYPES.has(c.type));
+    const redirects: Redirect[] = [];
+    const trailing: SyntaxNode[] = [];
+    let stdin = ctx.stdin;
+    for (const child of node.children) {
+      if (child === body || !child.named) continue;
+      if (child.type === 'heredoc_redirect') {
+        redirects.push(...this.heredoc(child, ctx, trailing));
+        stdin = 'heredoc';
+      } else if (REDIRECT_TYPES.has(child.type)) {
+        const r = this.redirect(child, ctx);
+        redirects.push(r);
+        if (r.op === '<<<') stdin = 'herestring';
+        else if (r.op === '<' && (r.fd === undefined || r.fd === 0)) stdin = 'file';
+      } else this.problem(`unsupported part "${child.type}" of a redirected statement`);
+    }
+    const last = body && (body.type === 'pipeline' || body.type === 'list') ? lastCommand(body) : undefined;
+    if (body === undefined) {
+      this.push('redirect-only', [], [], redirects, node, { ...ctx, stdin });
+    } else if (body.type === 'command') {
+      this.command(body, { ...ctx, stdin }, redirects);
+    } else if (last !== undefined) {
+      // tree-sitter hangs `a | b > f` and `a && b > f` on the whole pipeline or list; bash binds
+      // the redirections to the last simple command.
+      this.pendingRedirects.set(last, { redirects, stdin });
+      this.statement(body, ctx);
+    } else {
+      this.statement(body, { ...ctx, stdin });
+      this.push('redirect-only', [], [], redirects, node, ctx);
+    }
+    // tree-sitter hangs `cmd <<EOF | next && other` off the heredoc: they follow in a pipeline.
+    if (trailing.length > 0) this.pipeline(trailing, { ...ctx, stdin: 'pipe' });
+  }
+
+  private command(node: SyntaxNode, ctx: Context, extraRedirects: readonly Redirect[]): void {
+    const assignments: Assignment[] = [];
+    const argv: Word[] = [];
+    const pending = this.pendingRedirects.get(node);
+    const redirects: Redirect[] = [...extraRedirects, ...(pending?.redirects ?? [])];
+    let stdin = pending && pending.stdin !== 'inherit' ? pending.stdin : ctx.stdin;
+    for (const child of node.children) {
+      switch (child.type) {
+        case 'variable_assignment':
+          assignments.push(this.assignment(child, ctx, argv.length === 0));
+          break;
+        case 'file_redirect':
+        case 'herestring_redirect': {
+          const r = this.redirect(child, ctx);
+          redirects.push(r);
+          if (r.op === '<<<') stdin = 'herestring';
+          break;
+        }
+        case 'command_name':
+          argv.push(this.wordOf(child.children, child, ctx));
+          break;
+        case 'comment':
+          break;
+        case 'subshell':
+          this.problem('unsupported subshell inside a command');
+          this.statements(child.children, ctx);
+          break;
+        default:
+          if (!child.named && !ARGUMENT_TOKENS.has(child.type)) {
+            this.problem(`unsupported token "${child.type}" in a command`);
+          }
+          argv.push(this.word(child, ctx));
+      }
+    }
+    this.push(argv.length === 0 ? 'assignment' : 'command', argv, assignments, redirects, node, {
+      ...ctx,
+      stdin,
+    });
+    this.trackCd(argv);
+    this.trackAssigningBuiltins(argv);
+  }
+
+  /** `read x`, `mapfile a`, `printf -v x`, `getopts o x` set variables from data the line does not show. */
+  private trackAssigningBuiltins(argv: readonly Word[]): void {
+    const name = argv[0]?.value;
+    if (name === undefined || !ASSIGNING_BUILTINS.has(name)) return;
+    const args = argv.slice(1);
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (name === 'printf' && v === '-v' && args[i + 1]) this.taintName(args[i + 1]!.value);
+      if (name !== 'printf' && !v.startsWith('-')) this.taintName(v);
+    }
+  }
+
+  private taintName(text: string): void {
+    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text);
+    if (m) this.tainted.add(m[0]);
+  }
+
+  private trackCd(argv: readonly Word[]): void {
+    const name = argv[0]?.value;
+    if (name !== 'cd' && name !== 'pushd' && name !== 'popd') return;
+    const args = argv.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value));
+    let target: CwdSet;
+    if (name === 'popd' || args.length > 1) target = null;
+    else if (args.length === 0) target = name === 'cd' ? ['~'] : null;
+    else {
+      const arg = args[0]!;
+      if (arg.value === '-' || arg.expansions.some((e) => e !== 'tilde')) target = null;
+      else
+        target =
+          this.cwd === null
+            ? arg.value.startsWith('/')
+              ? [arg.value]
+              : null
+            : this.cwd.map((c) => joinCwd(c, arg.value));
+    }
+    this.cdSuccess = target;
+    this.cwd = union(this.cwd, target);
+  }
+
+  private declaration(node: SyntaxNode, ctx: Context): void {
+    const argv: Word[] = [];
+    const assignments: Assignment[] = [];
+    for (const child of node.children) {
+      if (!child.named) {
+        argv.push(this.literalWord(child.type));
+        continue;
+      }
+      if (child.type === 'variable_assignment') {
+        const a = this.assignment(child, ctx);
+        assignments.push(a);
+        argv.push(this.wordOf([child], child, ctx));
+      } else if (child.type === 'variable_name') {
+        argv.push(this.literalWord(this.text(child)));
+      } else if (child.type === 'comment') {
+      } else argv.push(this.word(child, ctx));
+    }
+    // `declare`/`local`/`read`-style builtins assign by name: every named variable is tainted.
+    for (const w of argv.slice(1)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
+      if (m && !w.value.startsWith('-') && !assignments.some((a) => a.name === m[1] && isInteger(a.value))) {
+        this.tainted.add(m[1]!);
+      }
+    }
+    this.push('declaration', argv, assignments, [], node, ctx);
+  }
+
+  private testCommand(node: SyntaxNode, ctx: Context): void {
+    const argv: Word[] = [];
+    const redirects: Redirect[] = [];
+    const flatten = (n: SyntaxNode): void => {
+      if (!n.named) {
+        argv.push(this.literalWord(n.type));
+        return;
+      }
+      switch (n.type) {
+        case 'binary_expression':
+        case 'unary_expression':
+        case 'parenthesized_expression':
+          n.children.forEach(flatten);
+          return;
+        case 'test_operator':
+          argv.push(this.literalWord(this.text(n)));
+          return;
+        case 'redirected_statement':
+          this.problem('unsupported redirect inside a test');
+          return;
+        default:
+          argv.push(this.word(n, ctx));
+      }
+    };
+    node.children.forEach(flatten);
+    this.push('test', argv, [], redirects, node, ctx);
+  }
+
+  private push(
+    kind: CommandKind,
+    argv: readonly Word[],
+    assignments: readonly Assignment[],
+    redirects: readonly Redirect[],
+    node: SyntaxNode,
+    ctx: Context,
+  ): void {
+    this.commands.push({
+      kind,
+      argv,
+      assignments,
+      redirects,
+      cwd: this.cwd,
+      stdin: ctx.stdin,
+      background: false,
+      nesting: ctx.nesting,
+      start: node.start,
+      end: node.end,
+    });
+  }
+
+  // ---------------------------------------------------------------- assignments and redirects
+
+  private assignment(node: SyntaxNode, ctx: Context, prefix = false): Assignment {
+    let name = '';
+    let subscript: string | undefined;
+    let append = false;
+    const valueNodes: SyntaxNode[] = [];
+    let seenOperator = false;
+    for (const child of node.children) {
+      if (!seenOperator) {
+        if (child.type === 'variable_name') name = this.text(child);
+        else if (child.type === 'subscript') {
+          const [n, index] = this.subscript(child, ctx);
+          name = n;
+          subscript = index;
+        } else if (child.type === '=' || child.type === '+=') {
+          seenOperator = true;
+          append = child.type === '+=';
+        } else this.problem(`unsupported assignment part "${child.type}"`);
+      } else valueNodes.push(child);
+    }
+    const value = valueNodes.length === 0 ? this.literalWord('') : this.wordOf(valueNodes, node, ctx);
+    // A prefix assignment (`X=1 cmd`) is only seen by that command; it still taints the name
+    // for arithmetic in that command's arguments, which bash expands before running it.
+    if (!isInteger(value) || append || subscript !== undefined || prefix) this.tainted.add(name);
+    return subscript === undefined ? { name, value, append } : { name, subscript, value, append };
+  }
+
+  private subscript(node: SyntaxNode, ctx: Context): [string, string] {
+    let name = '';
+    let index = '';
+    for (const child of node.children) {
+      if (child.type === 'variable_name' && name === '') name = this.text(child);
+      else if (child.named) {
+        index = this.text(child);
+        this.arithmeticExpression(child, ctx);
+      }
+    }
+    return [name, index];
+  }
+
+  private redirect(node: SyntaxNode, ctx: Context): Redirect {
+    let fd: number | undefined;
+    let op: RedirectOp | undefined;
+    const targetNodes: SyntaxNode[] = [];
+    for (const child of node.children) {
+      if (child.type === 'file_descriptor') fd = Number(this.text(child));
+      else if (!child.named && REDIRECT_OPS.has(child.type)) op = child.type as RedirectOp;
+      else if (child.named) targetNodes.push(child);
+      else this.problem(`unsupported redirect token "${child.type}"`);
+    }
+    if (op === undefined) {
+      if (node.type === 'herestring_redirect') op = '<<<';
+      else {
+        this.problem(`unsupported redirect "${this.snippet(node)}"`);
+        op = '>';
+      }
+    }
+    const target = targetNodes.length > 0 ? this.wordOf(targetNodes, undefined, ctx) : undefined;
+    const out: { op: RedirectOp; fd?: number; target?: Word } = { op };
+    if (fd !== undefined) out.fd = fd;
+    if (target !== undefined) out.target = target;
+    return out;
+  }
+
+  private heredoc(node: SyntaxNode, ctx: Context, trailing: SyntaxNode[]): Redirect[] {
+    let op: RedirectOp = '<<';
+    let delimiter = '';
+    let quoted = false;
+    let body = '';
+    const extra: Redirect[] = [];
+    for (const child of node.children) {
+      switch (child.type) {
+        case '<<':
+        case '<<-':
+          op = child.type;
+          break;
+        case 'heredoc_start': {
+          const raw = this.text(child);
+          quoted = /['"\\]/.test(raw);
+          delimiter = raw.replace(/['"\\]/g, '');
+          break;
+        }
+        case 'heredoc_body':
+          body = this.text(child);
+          // An unquoted heredoc expands its body: substitutions in it run.
+          if (!quoted) this.expandInto(new WordBuilder(), child, ctx);
+          break;
+        case 'heredoc_end':
+          break;
+        case 'file_redirect':
+        case 'herestring_redirect':
+          extra.push(this.redirect(child, ctx));
+          break;
+        default:
+          if (STATEMENT_TYPES.has(child.type)) trailing.push(child);
+          else if (child.type === '|' || child.type === '|&' || child.type === '&&' || child.type === '||') {
+            if (child.type !== '|' && child.type !== '|&') {
+              this.problem(`unsupported "${child.type}" after a heredoc`);
+            }
+          } else this.problem(`unsupported heredoc part "${child.type}"`);
+      }
+    }
+    return [{ op, target: this.literalWord(delimiter), heredoc: { quoted, body } }, ...extra];
+  }
+
+  // ---------------------------------------------------------------- words
+
+  private literalWord(text: string): Word {
+    return { value: text, raw: text, expansions: [], dynamicStart: false };
+  }
+
+  private word(node: SyntaxNode, ctx: Context): Word {
+    return this.wordOf([node], node, ctx);
+  }
+
+  private wordOf(nodes: readonly SyntaxNode[], span: SyntaxNode | undefined, ctx: Context): Word {
+    const b = new WordBuilder();
+    for (const n of nodes) this.piece(b, n, ctx);
+    const raw = span
+      ? this.text(span)
+      : nodes.length > 0
+        ? this.source.slice(nodes[0]!.start, nodes[nodes.length - 1]!.end)
+        : '';
+    return b.build(raw);
+  }
+
+  /** Adds one syntax node's contribution to a word. */
+  private piece(b: WordBuilder, node: SyntaxNode, ctx: Context): void {
+    switch (node.type) {
+      case 'word':
+      case 'number':
+        if (node.children.length > 0) this.expandInto(b, node, ctx);
+        else decodeUnquoted(this.text(node), (chunk, unquoted) => b.literal(chunk, unquoted));
+        return;
+      case 'concatenation':
+      case 'command_name':
+        for (const child of node.children) this.piece(b, child, ctx);
+        return;
+      case 'raw_string':
+        b.literal(this.text(node).slice(1, -1), false);
+        return;
+      case 'ansi_c_string':
+        b.literal(decodeAnsiC(this.text(node).slice(2, -1)), false);
+        return;
+      case 'string':
+      case 'translated_string':
+        this.doubleQuoted(b, node, ctx);
+        return;
+      case 'extglob_pattern':
+      case 'regex':
+      case 'variable_name':
+        b.literal(this.text(node), true);
+        return;
+      case 'simple_expansion':
+      case 'expansion':
+      case 'command_substitution':
+      case 'process_substitution':
+      case 'arithmetic_expansion':
+      case 'brace_expression':
+      case 'array':
+        this.expandInto(b, node, ctx);
+        return;
+      default:
+        if (!node.named && ARGUMENT_TOKENS.has(node.type)) {
+          b.literal(node.type, false);
+          return;
+        }
+        this.problem(`unsupported word part "${node.type}" in "${this.snippet(node)}"`);
+        b.expansion('variable', this.text(node));
+    }
+  }
+
+  private doubleQuoted(b: WordBuilder, node: SyntaxNode, ctx: Context): void {
+    const inner = node.type === 'translated_string' ? node.children.find((c) => c.type === 'string') : node;
+    if (inner === undefined) {
+      this.problem('unsupported translated string');
+      return;
+    }
+    // Literal text is whatever lies between the expansions, so spaces inside tokens survive.
+    let pos = inner.start + 1;
+    const end = inner.end - 1;
+    for (const child of inner.children) {
+      if (child.type === 'string_content' || !child.named) continue;
+      if (child.start > pos) b.literal(decodeDoubleQuoted(this.source.slice(pos, child.start)), false);
+      this.expandInto(b, child, ctx);
+      pos = Math.max(pos, child.end);
+    }
+    if (end > pos) b.literal(decodeDoubleQuoted(this.source.slice(pos, end)), false);
+    else if (inner.end - inner.start === 2) b.literal('', false);
+  }
+
+  /** An expansion: its value is unknown, and any commands inside it run. */
+  private expandInto(b: WordBuilder, node: SyntaxNode, ctx: Context): void {
+    switch (node.type) {
+      case 'simple_expansion':
+        b.expansion('variable', this.text(node));
+        for (const c of node.children) if (c.type === 'variable_name') this.variableUse(this.text(c));
+        return;
+      case 'expansion':
+        b.expansion('variable', this.text(node));
+        this.parameterExpansion(node, ctx);
+        return;
+      case 'command_substitution':
+        b.expansion('command', this.text(node));
+        this.substitution(node, ctx);
+        return;
+      case 'process_substitution':
+        b.expansion('process', this.text(node));
+        this.isolatedCwd(() =>
+          this.statements(
+            node.children.filter((c) => c.named),
+            { nesting: 'process-substitution', stdin: 'inherit' },
+          ),
+        );
+        return;
+      case 'arithmetic_expansion':
+        b.expansion('arithmetic', this.text(node));
+        for (const c of node.children) if (c.named) this.arithmeticExpression(c, ctx);
+        return;
+      case 'brace_expression':
+        b.expansion('brace', this.text(node));
+        return;
+      case 'array':
+        b.expansion('variable', this.text(node));
+        for (const c of node.children) if (c.named) this.piece(new WordBuilder(), c, ctx);
+        return;
+      case 'heredoc_body':
+      case 'word':
+      case 'number':
+        for (const c of node.children) {
+          if (c.type === 'heredoc_content') continue;
+          if (c.named) this.expandInto(b, c, ctx);
+        }
+        if (node.type !== 'heredoc_body') b.expansion('variable', this.text(node));
+        return;
+      default:
+        this.problem(`unsupported expansion "${node.type}"`);
+        b.expansion('variable', this.text(node));
+    }
+  }
+
+  private substitution(node: SyntaxNode, ctx: Context): void {
+    const inner = node.children.filter((c) => c.named);
+    const nested: Context = { nesting: 'substitution', stdin: 'inherit' };
+    const open = node.children[0];
+    const body = this.text(node).trim();
+    if (open && open.type === '`' && body.startsWith('`') && body.includes('\\')) {
+      // Inside backticks bash first removes the backslash from \` \$ and \\, then parses what is
+      // left: an escaped backtick there opens a nested substitution tree-sitter does not see.
+      const unescaped = body.slice(1, -1).replace(/\\([`$\\])/g, '$1');
+      this.isolatedCwd(() => this.reparse(unescaped, node, nested));
+      return;
+    }
+    this.isolatedCwd(() => {
+      // `$(< file)` reads a file: the same as `cat file`.
+      if (inner.length > 0 && inner.every((c) => c.type === 'file_redirect')) {
+        this.push(
+          'redirect-only',
+          [],
+          [],
+          inner.map((c) => this.redirect(c, nested)),
+          node,
+          nested,
+        );
+      } else this.statements(inner, nested);
+    });
+    void ctx;
+  }
+
+  /** Parses text that bash re-reads as code, and adopts its commands (offsets: the enclosing node). */
+  private reparse(text: string, at: SyntaxNode, ctx: Context): void {
+    if (++this.reparseDepth > MAX_REPARSE_DEPTH) {
+      this.problem(`too complex: backquotes nested more than ${MAX_REPARSE_DEPTH} levels deep`);
+      return;
+    }
+    try {
+      const inner = parseCommandLine(text);
+      for (const p of inner.problems) this.problem(p);
+      for (const c of inner.commands) {
+        this.commands.push({ ...c, start: at.start, end: at.end, cwd: this.cwd, nesting: ctx.nesting });
+      }
+      for (const f of inner.functions) this.functions.add(f);
+      for (const t of inner.taintedNames) this.tainted.add(t);
+      for (const a of inner.arithmeticNames) this.arithmetic.add(a);
+      this.prompt.push(...inner.promptExpansions);
+      this.indirect.push(...inner.indirectExpansions);
+    } finally {
+      this.reparseDepth--;
+    }
+  }
+
+  private parameterExpansion(node: SyntaxNode, ctx: Context): void {
+    const children = node.children;
+    let name: string | undefined;
+    let sawOperator = false;
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i]!;
+      if (c.type === 'variable_name' || c.type === 'special_variable_name') {
+        if (name === undefined) name = this.text(c);
+        continue;
+      }
+      if (c.type === '!' && name === undefined && !sawOperator) {
+        const target = children[i + 1];
+        if (target && (target.type === 'variable_name' || target.type === 'subscript')) {
+          const after = children[i + 2]?.type;
+          // `${!prefix*}` and `${!prefix@}` list names; anything else dereferences the value.
+          if (after !== '*' && after !== '@') this.indirect.push(this.text(target));
+        }
+        continue;
+      }
+      if (c.type === '@' && children[i + 1]?.type === 'P') {
+        this.prompt.push(name ?? '?');
+        continue;
+      }
+      if (c.type === ':=' || c.type === '=') sawOperator = true;
+      if (c.type === 'subscript') {
+        const [n] = this.subscript(c, ctx);
+        if (name === undefined) name = n;
+        continue;
+      }
+      if (!c.named) {
+        if (c.type !== '${' && c.type !== '}') sawOperator = true;
+        continue;
+      }
+      // Operands of :- := :+ :? // # % and the like: words whose expansions run.
+      this.piece(new WordBuilder(), c, ctx);
+    }
+    if (name !== undefined) {
+      this.variableUse(name);
+      if (sawOperator && children.some((c) => c.type === ':=' || c.type === '=')) this.tainted.add(name);
+    }
+  }
+
+  private variableUse(_name: string): void {
+    // Reserved for a future data-flow view; plain expansions run no code.
+  }
+
+  /** Arithmetic: identifiers are evaluated as expressions, so their values can run code. */
+  private arithmeticExpression(node: SyntaxNode, ctx: Context): void {
+    switch (node.type) {
+      case 'variable_name':
+        this.arithmetic.add(this.text(node));
+        return;
+      case 'word': {
+        const t = this.text(node);
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) this.arithmetic.add(t);
+        else if (!/^[0-9#xXa-fA-F]+$/.test(t)) this.problem(`unsupported arithmetic "${this.snippet(node)}"`);
+        return;
+      }
+      case 'number':
+        if (node.children.length > 0) for (const c of node.children) this.arithmeticExpression(c, ctx);
+        return;
+      case 'simple_expansion':
+      case 'expansion':
+        for (const c of node.children) {
+          if (c.type === 'variable_name') this.arithmetic.add(this.text(c));
+        }
+        if (node.type === 'expansion') this.parameterExpansion(node, ctx);
+        return;
+      case 'command_substitution':
+        this.substitution(node, ctx);
+        return;
+      case 'subscript': {
+        const [n] = this.subscript(node, ctx);
+        this.arithmetic.add(n);
+        return;
+      }
+      case 'variable_assignment': {
+        let target: string | undefined;
+        for (const c of node.children) {
+          if (c.type === 'variable_name' && target === undefined) target = this.text(c);
+          else if (c.named) this.arithmeticExpression(c, ctx);
+        }
+        if (target !== undefined) this.arithmetic.add(target);
+        return;
+      }
+      case 'string':
+      case 'raw_string':
+        this.problem('unsupported quoted text inside arithmetic');
+        return;
+      default:
+        if (ARITHMETIC_TYPES.has(node.type)) {
+          for (const c of node.children) if (c.named) this.arithmeticExpression(c, ctx);
+        } else if (node.named) this.problem(`unsupported arithmetic "${node.type}"`);
+    }
+  }
+}
+
+/** The last simple command of a pipeline or list, when it is a plain command. */
+function lastCommand(node: SyntaxNode): SyntaxNode | undefined {
+  const named = node.children.filter((c) => c.named && c.type !== 'comment');
+  const last = named[named.length - 1];
+  if (last === undefined) return undefined;
+  if (last.type === 'command') return last;
+  if (last.type === 'pipeline' || last.type === 'list') return lastCommand(last);
+  return undefined;
+}
+
+function isInteger(w: Word): boolean {
+  return !isDynamic(w) && /^[-+]?\d+$/.test(w.value);
+}
+
+function joinCwd(base: string, target: string): string {
+  if (target.startsWith('/') || target.startsWith('~')) return path.posix.normalize(target);
+  if (base === '~' || base.startsWith('~/')) return path.posix.normalize(`${base}/${target}`);
+  return path.posix.join(base, target);
+}
+
+function union(a: CwdSet, b: CwdSet): CwdSet {
+  if (a === null || b === null) return null;
+  if (a === b) return a;
+  const out = [...new Set([...a, ...b])];
+  return out.length > MAX_CWD_CHOICES ? null : out;
+}
+
+const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
+
+const KEYWORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'while',
+  'until',
+  'do',
+  'done',
+  ';',
+  '&',
+  ';;',
+  '\n',
+]);
+
+const STATEMENT_TYPES = new Set([
+  'command',
+  'redirected_statement',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'negated_command',
+  'if_statement',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+  'function_definition',
+  'variable_assignment',
+  'variable_assignments',
+  'declaration_command',
+  'unset_command',
+  'test_command',
+]);
+
+const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+
+const REDIRECT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<', '>&', '<&', '>&-', '<&-', '<<<']);
+
+/** Operators tree-sitter leaves as bare argument tokens (`[[ a == b ]]`, `=~`). */
+const ARGUMENT_TOKENS = new Set(['==', '=~', '!=', '=']);
+
+const ARITHMETIC_TYPES = new Set([
+  'binary_expression',
+  'unary_expression',
+  'postfix_expression',
+  'ternary_expression',
+  'parenthesized_expression',
+]);

@@ -1,0 +1,143 @@
+import { createRequire } from 'node:module';
+
+/**
+ * tree-sitter-bash, loaded on first use (the hook must not pay for it on non-Bash calls), and
+ * its trees copied into plain objects in one cursor pass. Crossing into the native binding is
+ * the expensive part, so the copy asks each node for the minimum: type id, start, end.
+ */
+
+export interface SyntaxNode {
+  readonly type: string;
+  readonly named: boolean;
+  /** UTF-16 offsets into the source, as JavaScript strings count. */
+  readonly start: number;
+  readonly end: number;
+  readonly children: SyntaxNode[];
+}
+
+export interface SyntaxTree {
+  readonly root: SyntaxNode;
+  /** tree-sitter found an ERROR or MISSING node somewhere. */
+  readonly hasError: boolean;
+}
+
+export type SyntaxResult = { ok: true; tree: SyntaxTree } | { ok: false; reason: string };
+
+/** Beyond these, a line is "too complex": the answer is immediate, and memory stays bounded. */
+export const LIMITS = {
+  maxSourceChars: 65_536,
+  maxNodes: 60_000,
+  maxDepth: 200,
+} as const;
+
+interface NativeCursor {
+  nodeTypeId: number;
+  nodeType: string;
+  startIndex: number;
+  endIndex: number;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+}
+interface NativeTree {
+  rootNode: { hasError: boolean };
+  walk(): NativeCursor;
+}
+interface NativeParser {
+  parse(source: string): NativeTree;
+  setLanguage(language: unknown): void;
+}
+
+interface Grammar {
+  parser: NativeParser;
+  named: ReadonlySet<string>;
+  typeNames: string[];
+  version: string;
+}
+
+let grammar: Grammar | undefined;
+
+function loadGrammar(): Grammar {
+  if (grammar) return grammar;
+  const require = createRequire(import.meta.url);
+  const Parser = require('tree-sitter') as new () => NativeParser;
+  const language = require('tree-sitter-bash') as { nodeTypeInfo?: { type: string; named: boolean }[] };
+  const parser = new Parser();
+  parser.setLanguage(language);
+  const named = new Set((language.nodeTypeInfo ?? []).filter((t) => t.named).map((t) => t.type));
+  named.add('ERROR');
+  const version = (require('tree-sitter-bash/package.json') as { version: string }).version;
+  grammar = { parser, named, typeNames: [], version };
+  return grammar;
+}
+
+/** The tree-sitter-bash version the classifier was built on (recorded in decision logs). */
+export function grammarVersion(): string {
+  return loadGrammar().version;
+}
+
+export function parseSyntax(source: string): SyntaxResult {
+  if (source.length > LIMITS.maxSourceChars) {
+    return { ok: false, reason: `too complex: ${source.length} characters (limit ${LIMITS.maxSourceChars})` };
+  }
+  const g = loadGrammar();
+  const tree = g.parser.parse(source);
+  const cursor = tree.walk();
+  const rootType = typeName(g, cursor);
+  const root: MutableNode = {
+    type: rootType,
+    named: true,
+    start: cursor.startIndex,
+    end: cursor.endIndex,
+    children: [],
+  };
+  const stack: MutableNode[] = [root];
+  let count = 1;
+  // Iterative pre-order walk: recursion depth is the input's nesting depth, which is untrusted.
+  if (cursor.gotoFirstChild()) {
+    for (;;) {
+      if (++count > LIMITS.maxNodes)
+        return { ok: false, reason: `too complex: more than ${LIMITS.maxNodes} syntax nodes` };
+      if (stack.length > LIMITS.maxDepth)
+        return { ok: false, reason: `too complex: nested deeper than ${LIMITS.maxDepth} levels` };
+      const type = typeName(g, cursor);
+      const node: MutableNode = {
+        type,
+        named: g.named.has(type),
+        start: cursor.startIndex,
+        end: cursor.endIndex,
+        children: [],
+      };
+      stack[stack.length - 1]!.children.push(node);
+      if (cursor.gotoFirstChild()) {
+        stack.push(node);
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent() || stack.length === 1) {
+          return { ok: true, tree: { root, hasError: tree.rootNode.hasError } };
+        }
+        stack.pop();
+      }
+    }
+  }
+  return { ok: true, tree: { root, hasError: tree.rootNode.hasError } };
+}
+
+interface MutableNode {
+  type: string;
+  named: boolean;
+  start: number;
+  end: number;
+  children: SyntaxNode[];
+}
+
+function typeName(g: Grammar, cursor: NativeCursor): string {
+  const id = cursor.nodeTypeId;
+  let name = g.typeNames[id];
+  if (name === undefined) {
+    name = cursor.nodeType;
+    g.typeNames[id] = name;
+  }
+  return name;
+}

@@ -1,0 +1,202 @@
+/**
+ * A word as bash would pass it to a program: quotes removed, escapes decoded, adjacent pieces
+ * joined. A word that contains any expansion is "dynamic": its run-time value is not known
+ * from the line alone.
+ */
+export type ExpansionKind = 'variable' | 'command' | 'arithmetic' | 'process' | 'glob' | 'brace' | 'tilde';
+
+export interface Word {
+  /** The decoded value; expansions appear as their source text. */
+  readonly value: string;
+  /** The word exactly as written. */
+  readonly raw: string;
+  /** The expansions it contains (empty for a static word). */
+  readonly expansions: readonly ExpansionKind[];
+  /** Whether the run-time value may begin with characters the line does not show (e.g. `-o`). */
+  readonly dynamicStart: boolean;
+}
+
+export function isDynamic(word: Word): boolean {
+  return word.expansions.length > 0;
+}
+
+/** Static, or dynamic only through a leading `~` that the caller can resolve to the home directory. */
+export function isStaticOrTilde(word: Word): boolean {
+  return word.expansions.every((e) => e === 'tilde');
+}
+
+export function staticWord(value: string): Word {
+  return { value, raw: value, expansions: [], dynamicStart: false };
+}
+
+/**
+ * Builds words piece by piece. Each piece is either literal text that bash treats as quoted
+ * (no globbing, no brace or tilde expansion), literal text that is "active" (unquoted), or an
+ * expansion whose value is unknown.
+ */
+export class WordBuilder {
+  private value = '';
+  /** One flag per UTF-16 unit of `value`: true where the character is unquoted and unescaped. */
+  private active: boolean[] = [];
+  private kinds = new Set<ExpansionKind>();
+  private firstIsDynamic: boolean | undefined;
+
+  literal(text: string, unquoted: boolean): void {
+    if (text.length === 0) return;
+    if (this.firstIsDynamic === undefined) this.firstIsDynamic = false;
+    this.value += text;
+    for (let i = 0; i < text.length; i++) this.active.push(unquoted);
+  }
+
+  expansion(kind: ExpansionKind, sourceText: string): void {
+    if (this.firstIsDynamic === undefined) this.firstIsDynamic = true;
+    this.kinds.add(kind);
+    this.value += sourceText;
+    for (let i = 0; i < sourceText.length; i++) this.active.push(false);
+  }
+
+  build(raw: string): Word {
+    const patternKinds = this.patternExpansions();
+    for (const k of patternKinds) this.kinds.add(k);
+    // A glob or brace at the very start can expand to a word starting with "-".
+    const startsWithPattern =
+      patternKinds.length > 0 && this.active[0] === true && /^[*?[{]/.test(this.value);
+    return {
+      value: this.value,
+      raw,
+      expansions: [...this.kinds],
+      dynamicStart: this.firstIsDynamic === true || startsWithPattern,
+    };
+  }
+
+  /** Globs, brace expansion and tilde expansion only happen on unquoted characters. */
+  private patternExpansions(): ExpansionKind[] {
+    const v = this.value;
+    const act = this.active;
+    const out: ExpansionKind[] = [];
+    if (act[0] === true && v[0] === '~') out.push('tilde');
+    let glob = false;
+    let openBracket = -1;
+    for (let i = 0; i < v.length && !glob; i++) {
+      if (!act[i]) continue;
+      const c = v[i];
+      if (c === '*' || c === '?') glob = true;
+      else if (c === '[') openBracket = i;
+      else if (c === ']' && openBracket >= 0 && i > openBracket + 1) glob = true;
+    }
+    if (glob) out.push('glob');
+    if (hasBraceExpansion(v, act)) out.push('brace');
+    return out;
+  }
+}
+
+/** `{a,b}` or `{1..3}` with unquoted braces; `{}` (find's placeholder) and `{x}` are literal. */
+function hasBraceExpansion(v: string, act: boolean[]): boolean {
+  for (let open = 0; open < v.length; open++) {
+    if (!act[open] || v[open] !== '{') continue;
+    if (open > 0 && v[open - 1] === '$' && act[open - 1]) continue;
+    let depth = 0;
+    let separator = false;
+    for (let i = open + 1; i < v.length; i++) {
+      if (!act[i]) continue;
+      const c = v[i];
+      if (c === '{') depth++;
+      else if (c === '}') {
+        if (depth === 0) {
+          if (separator) return true;
+          break;
+        }
+        depth--;
+      } else if (depth === 0 && (c === ',' || (c === '.' && v[i + 1] === '.' && act[i + 1])))
+        separator = true;
+    }
+  }
+  return false;
+}
+
+/** Backslash escapes in unquoted text: `\x` is `x`, and a backslash-newline disappears. */
+export function decodeUnquoted(text: string, emit: (chunk: string, unquoted: boolean) => void): void {
+  let i = 0;
+  let run = '';
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '\\') {
+      if (run) emit(run, true);
+      run = '';
+      const next = text[i + 1];
+      if (next === undefined) {
+        emit('\\', false);
+        i++;
+      } else if (next === '\n') {
+        i += 2;
+      } else {
+        emit(next, false);
+        i += 2;
+      }
+      continue;
+    }
+    run += c;
+    i++;
+  }
+  if (run) emit(run, true);
+}
+
+/** Inside double quotes only `\$`, `` \` ``, `\"`, `\\` and backslash-newline are escapes. */
+export function decodeDoubleQuoted(text: string): string {
+  return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+/** Decodes the body of `$'...'` the way bash does. */
+export function decodeAnsiC(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\' || i + 1 >= body.length) {
+      out += c;
+      continue;
+    }
+    const n = body[++i]!;
+    const simple = SIMPLE_ESCAPES[n];
+    if (simple !== undefined) {
+      out += simple;
+    } else if (n >= '0' && n <= '7') {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i))![0];
+      out += String.fromCharCode(Number.parseInt(m, 8) & 0xff);
+      i += m.length - 1;
+    } else if (n === 'x') {
+      const m = /^[0-9a-fA-F]{1,2}/.exec(body.slice(i + 1));
+      if (m) {
+        out += String.fromCharCode(Number.parseInt(m[0], 16));
+        i += m[0].length;
+      } else out += '\\x';
+    } else if (n === 'u' || n === 'U') {
+      const m = (n === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(body.slice(i + 1));
+      if (m) {
+        const cp = Number.parseInt(m[0], 16);
+        out += cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
+        i += m[0].length;
+      } else out += '\\' + n;
+    } else if (n === 'c' && i + 1 < body.length) {
+      out += String.fromCharCode(body.charCodeAt(++i) & 0x1f);
+    } else {
+      out += '\\' + n;
+    }
+  }
+  return out;
+}
