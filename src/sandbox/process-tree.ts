@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Finding and killing every process a run started.
+ *
+ * A run's processes are found two ways, both from /proc:
+ * - its **process group** (the child is started with `detached: true`, so it leads a new group
+ *   that its ordinary children inherit, background `&` and `nohup` ones included);
+ * - its **run tag**: the child environment carries `TOOLGATE_RUN_ID=<uuid>`, inherited by every
+ *   descendant, so a `setsid` or double-forked process that left the group is still found by
+ *   reading `/proc/<pid>/environ`.
+ *
+ * Limit: a process that both leaves the group and execs with a cleaned environment (`setsid
+ * env -i sleep 100 &`) is invisible to this scan. Under bubblewrap this hole does not exist: the
+ * run has its own PID namespace, and when its init dies the kernel kills everything in it.
+ */
+export const RUN_ID_VARIABLE = 'TOOLGATE_RUN_ID';
+
+export interface ProcessInfo {
+  pid: number;
+  /** The command name from /proc/<pid>/comm. */
+  command: string;
+}
+
+export interface KilledProcess extends ProcessInfo {
+  /** The last signal sent before it died. */
+  signal: 'SIGTERM' | 'SIGKILL';
+}
+
+interface StatLine {
+  state: string;
+  pgrp: number;
+}
+
+function readStat(pid: number): StatLine | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name is in parentheses and may itself contain spaces and parentheses.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '?', pgrp: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function readCommand(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
+function carriesTag(pid: number, tag: Buffer): boolean {
+  try {
+    const environ = fs.readFileSync(`/proc/${pid}/environ`);
+    // Entries are NUL-separated; require a boundary on both sides so a prefix does not match.
+    const at = environ.indexOf(tag);
+    return at === 0 || (at > 0 && environ[at - 1] === 0);
+  } catch {
+    return false;
+  }
+}
+
+/** The live (not zombie) processes of a run: its process group and everything carrying its tag. */
+export function findRunProcesses(runId: string, pgid?: number): ProcessInfo[] {
+  return scan(runId, pgid).map(({ pid, command }) => ({ pid, command }));
+}
+
+interface Found extends ProcessInfo {
+  inGroup: boolean;
+}
+
+function scan(runId: string, pgid: number | undefined): Found[] {
+  const tag = Buffer.from(`${RUN_ID_VARIABLE}=${runId}\0`);
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: Found[] = [];
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    const stat = readStat(pid);
+    if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
+    const inGroup = pgid !== undefined && stat.pgrp === pgid;
+    if (inGroup || carriesTag(pid, tag)) found.push({ pid, command: readCommand(pid), inGroup });
+  }
+  return found;
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Already gone (ESRCH) or not ours (EPERM): nothing more this signal can do.
+  }
+}
+
+export interface TerminateOptions {
+  runId: string;
+  /** The process group of the run (the child's pid), if it was started detached. */
+  pgid?: number;
+  /** How long SIGTERM gets before SIGKILL. */
+  graceMs: number;
+}
+
+export interface TerminateOutcome {
+  killed: KilledProcess[];
+  /** Processes still alive after every attempt (should be empty; reported, never hidden). */
+  survivors: ProcessInfo[];
+}
+
+const POLL_MS = 20;
+const KILL_ROUNDS = 100;
+
+/**
+ * SIGTERM to the group and every tagged process, SIGKILL after the grace period, then SIGKILL
+ * again until a scan finds nothing (a process may fork between a scan and a kill).
+ */
+export async function terminateRun(options: TerminateOptions): Promise<TerminateOutcome> {
+  const { runId, pgid, graceMs } = options;
+  const signalled = new Map<number, KilledProcess>();
+  const send = (procs: Found[], sig: 'SIGTERM' | 'SIGKILL') => {
+    // The group signal reaches members forked since the scan; it is only sent while the scan
+    // still sees a member, so a recycled group id can never be hit.
+    if (pgid !== undefined && procs.some((p) => p.inGroup)) signal(-pgid, sig);
+    for (const p of procs) {
+      signalled.set(p.pid, { pid: p.pid, command: p.command, signal: sig });
+      signal(p.pid, sig);
+    }
+  };
+
+  let alive = scan(runId, pgid);
+  if (alive.length > 0) send(alive, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (alive.length > 0 && Date.now() < deadline) {
+    await sleep(POLL_MS);
+    alive = scan(runId, pgid);
+  }
+  for (let round = 0; round < KILL_ROUNDS && alive.length > 0; round += 1) {
+    send(alive, 'SIGKILL');
+    await sleep(round === 0 ? 1 : POLL_MS / 2);
+    alive = scan(runId, pgid);
+  }
+  const survivors = new Set(alive.map((p) => p.pid));
+  return {
+    killed: [...signalled.values()].filter((p) => !survivors.has(p.pid)).sort((a, b) => a.pid - b.pid),
+    survivors: alive.map(({ pid, command }) => ({ pid, command })),
+  };
+}

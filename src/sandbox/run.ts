@@ -1,0 +1,233 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SandboxProfile } from '../policy/obligations.js';
+import { type BwrapProbe, planBwrap, probeBwrap } from './bwrap.js';
+import { buildChildEnv } from './env.js';
+import { describeThrown, type SandboxError, sandboxError } from './error.js';
+import { type CapturedOutput, OutputCapture, type StreamName } from './output.js';
+import { preflight } from './preflight.js';
+import { type KilledProcess, RUN_ID_VARIABLE, type TerminateOutcome, terminateRun } from './process-tree.js';
+import { isInside } from './real-path.js';
+
+/**
+ * Runs one command inside the limits of a sandbox profile: a deadline and an abort signal,
+ * an environment from the allow list, output capped and spilled to a file, OS isolation when
+ * the profile asks for it, and — whatever happens — no process of the run left alive.
+ */
+export interface RunRequest {
+  /** A program and its arguments, run without a shell. Exactly one of `argv` and `script`. */
+  argv?: readonly string[];
+  /** A Bash script, run as `bash -c <script>`. */
+  script?: string;
+  /** Absolute working directory. */
+  cwd: string;
+  profile: SandboxProfile;
+  signal?: AbortSignal;
+  /** Live output as it arrives (the same bytes that are kept; nothing past the hard cap). */
+  onOutput?: (chunk: Buffer, stream: StreamName) => void;
+  /** How long SIGTERM gets before SIGKILL (default 2000 ms). */
+  killGraceMs?: number;
+  /** The bubblewrap binary (default: `bwrap` on PATH). */
+  bwrapPath?: string;
+  /** The environment the allow list picks from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunResult {
+  ok: true;
+  /** The exit code, or null when the process was ended by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** The deadline (`profile.timeoutMs`) passed and the run was stopped. */
+  timedOut: boolean;
+  /** The abort signal fired and the run was stopped. */
+  aborted: boolean;
+  output: CapturedOutput;
+  /** Every process of the run that toolgate had to kill (on a stop, or left running after exit). */
+  killed: KilledProcess[];
+  isolation: 'bwrap' | 'none';
+  /** Sentences about what happened beyond the exit code: limits hit, isolation missing, kills. */
+  notes: string[];
+  durationMs: number;
+  /** The value of TOOLGATE_RUN_ID in the child environment. */
+  runId: string;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+export async function runSandboxed(request: RunRequest): Promise<RunResult | SandboxError> {
+  try {
+    return await run(request);
+  } catch (err) {
+    return sandboxError(
+      'internal',
+      `The sandbox failed before the command could run: ${describeThrown(err)}`,
+    );
+  }
+}
+
+type StopReason = 'timeout' | 'abort' | 'output';
+
+async function run(request: RunRequest): Promise<RunResult | SandboxError> {
+  const started = performance.now();
+  const { cwd, profile, signal } = request;
+  const command = commandOf(request);
+  if (!Array.isArray(command)) return command;
+  const bad = preflight(cwd, profile);
+  if (bad) return bad;
+  if (signal?.aborted) return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
+
+  const notes: string[] = [];
+  const isolation = await chooseIsolation(profile, request.bwrapPath, notes);
+  if (!('use' in isolation)) return isolation;
+
+  const runId = randomUUID();
+  const { env, droppedSecrets } = buildChildEnv(request.env ?? process.env, profile.envAllow);
+  env[RUN_ID_VARIABLE] = runId;
+  if (droppedSecrets.length > 0)
+    notes.push(`Secret-like variables were not passed: ${droppedSecrets.join(', ')}.`);
+
+  let file = command[0]!;
+  let args = command.slice(1);
+  if (isolation.use === 'bwrap') {
+    const plan = planBwrap({ cwd, profile });
+    notes.push(...plan.notes);
+    file = isolation.probe.path!;
+    args = [...plan.args, '--', ...command];
+    // The host's TMPDIR is invisible behind the private /tmp unless it is a writable root.
+    if (!env.TMPDIR || !profile.writableRoots.some((root) => isInside(env.TMPDIR!, root)))
+      env.TMPDIR = '/tmp';
+  }
+
+  const output = await OutputCapture.create(profile, request.onOutput);
+  if ('kind' in output) return output;
+  if (signal?.aborted) {
+    await output.discard();
+    return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
+  }
+
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    await output.discard();
+    return sandboxError('spawn-failed', `"${command[0]}" could not be started: ${describeThrown(err)}.`);
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+  });
+  const spawned = await new Promise<Error | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', resolve);
+  });
+  if (spawned || child.pid === undefined) {
+    await output.discard();
+    return sandboxError('spawn-failed', `"${command[0]}" could not be started: ${describeThrown(spawned)}.`);
+  }
+  const pgid = child.pid;
+  output.attach(child.stdout!, 'stdout');
+  output.attach(child.stderr!, 'stderr');
+
+  const graceMs = request.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  let stopReason: StopReason | undefined;
+  let stopping: Promise<TerminateOutcome> | undefined;
+  const stop = (reason: StopReason) => {
+    if (stopReason) return;
+    stopReason = reason;
+    stopping = terminateRun({ runId, pgid, graceMs });
+  };
+  // An error after a successful spawn (a failed kill) changes nothing; the exit still comes.
+  child.on('error', () => undefined);
+  const timer = setTimeout(() => stop('timeout'), profile.timeoutMs);
+  const onAbort = () => stop('abort');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  output.onOverflow(() => stop('output'));
+
+  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  const killed = new Map<number, KilledProcess>();
+  try {
+    exit = await exited;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    // Whatever the way out (even an internal failure), nothing of this run stays alive.
+    const outcomes = [...(stopping ? [await stopping] : []), await terminateRun({ runId, pgid, graceMs })];
+    for (const outcome of outcomes) {
+      for (const p of outcome.killed) killed.set(p.pid, p);
+      for (const p of outcome.survivors) notes.push(`Process ${p.pid} (${p.command}) could not be killed.`);
+    }
+  }
+
+  const drained = await Promise.race([output.drained().then(() => true), sleep(graceMs).then(() => false)]);
+  if (!drained) {
+    output.detach();
+    notes.push('A process outside the run still held the output open; reading stopped when the run ended.');
+  }
+  const timedOut = stopReason === 'timeout';
+  const aborted = stopReason === 'abort';
+  const failed = exit.code !== 0 || stopReason !== undefined;
+  const captured = await output.finish(failed);
+  if (timedOut) notes.push(`The command did not finish within ${profile.timeoutMs} ms and was stopped.`);
+  if (aborted) notes.push('The call was aborted and the command was stopped.');
+  if (stopReason === 'output') {
+    notes.push(`The command wrote more than ${profile.maxOutputBytes} bytes of output and was stopped.`);
+  }
+  if (stopReason === undefined && killed.size > 0) {
+    const list = [...killed.values()].map((p) => `${p.pid} (${p.command})`).join(', ');
+    notes.push(`Processes still running after the command exited were killed: ${list}.`);
+  }
+  return {
+    ok: true,
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    aborted,
+    output: captured,
+    killed: [...killed.values()].sort((a, b) => a.pid - b.pid),
+    isolation: isolation.use,
+    notes,
+    durationMs: performance.now() - started,
+    runId,
+  };
+}
+
+function commandOf(request: RunRequest): string[] | SandboxError {
+  const { argv, script } = request;
+  if ((argv === undefined) === (script === undefined)) {
+    return sandboxError('invalid-request', 'Give exactly one of argv and script.');
+  }
+  if (script !== undefined) {
+    if (script.trim() === '') return sandboxError('invalid-request', 'The script is empty.');
+    if (script.includes('\0')) return sandboxError('invalid-request', 'The script contains a NUL byte.');
+    return ['bash', '-c', script];
+  }
+  if (argv!.length === 0 || argv![0] === '') return sandboxError('invalid-request', 'argv is empty.');
+  if (argv!.some((a) => typeof a !== 'string' || a.includes('\0'))) {
+    return sandboxError('invalid-request', 'argv must be strings without NUL bytes.');
+  }
+  return [...argv!];
+}
+
+type Isolation = { use: 'bwrap'; probe: BwrapProbe } | { use: 'none' };
+
+async function chooseIsolation(
+  profile: SandboxProfile,
+  bwrapPath: string | undefined,
+  notes: string[],
+): Promise<Isolation | SandboxError> {
+  if (profile.os === 'off') {
+    notes.push('OS isolation is off for this call (profile.os = off).');
+    return { use: 'none' };
+  }
+  const probe = await probeBwrap(bwrapPath);
+  if (probe.available) return { use: 'bwrap', probe };
+  if (profile.os === 'required') {
+    return sandboxError(
+      'isolation-unavailable',
+      `The policy requires OS isolation, but bubblewrap is not usable here (${probe.reason}); the command was not run.`,
+    );
+  }
+  notes.push(`Ran without OS isolation: bubblewrap is not usable here (${probe.reason}).`);
+  return { use: 'none' };
+}

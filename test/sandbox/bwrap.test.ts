@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxProfile } from '../../src/policy/obligations.js';
+import { planBwrap, probeBwrap } from '../../src/sandbox/bwrap.js';
+import { removeSpill } from '../../src/sandbox/output.js';
+import { RUN_ID_VARIABLE } from '../../src/sandbox/process-tree.js';
+import { type RunRequest, type RunResult, runSandboxed } from '../../src/sandbox/run.js';
+import { isAlive, pidsWithEnv, profileFor, type TempTree, tempTree } from './fixture.js';
+
+const probe = await probeBwrap();
+
+describe('planBwrap', () => {
+  it('cuts the network off unless the profile allows it', () => {
+    const base = { cwd: '/', profile: { ...profileFor([]), network: false } };
+    expect(planBwrap(base).args).toContain('--unshare-net');
+    expect(planBwrap({ ...base, profile: { ...base.profile, network: true } }).args).not.toContain(
+      '--unshare-net',
+    );
+  });
+
+  it('notes the deny globs that cannot be mounted', () => {
+    const plan = planBwrap({
+      cwd: '/',
+      profile: profileFor([], { readDeny: ['/**/.env', '/nonexistent/x/**'] }),
+    });
+    expect(plan.notes.join(' ')).toContain('/**/.env');
+    expect(plan.notes.join(' ')).not.toContain('/nonexistent');
+  });
+});
+
+describe.skipIf(!probe.available)(`inside bubblewrap (${probe.reason ?? probe.path})`, () => {
+  let t: TempTree;
+  let ws: string;
+  /** Outside /tmp on purpose: under the private /tmp a path would vanish, which proves less. */
+  let outside: string;
+  let spills: string[];
+
+  beforeEach(() => {
+    t = tempTree();
+    ws = t.dir('ws');
+    outside = fs.realpathSync(
+      fs.mkdtempSync(path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir(), 'tg-')),
+    );
+    spills = [];
+  });
+  afterEach(async () => {
+    for (const spill of spills) await removeSpill(spill);
+    t.cleanup();
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  async function run(request: Partial<RunRequest> & { profile?: SandboxProfile }): Promise<RunResult> {
+    const result = await runSandboxed({
+      cwd: ws,
+      profile: profileFor([ws], { os: 'required' }),
+      ...request,
+    } as RunRequest);
+    if (!result.ok) throw new Error(`${result.kind}: ${result.message}`);
+    if (result.output.spillPath) spills.push(result.output.spillPath);
+    expect(result.isolation).toBe('bwrap');
+    return result;
+  }
+
+  it('kills the whole tree (&, nohup, setsid) at the deadline; nothing survives', async () => {
+    let seen: number[] = [];
+    const r = await run({
+      script:
+        'sleep 100 & nohup sleep 100 >/dev/null 2>&1 & setsid sleep 100 & ( trap "" TERM; exec sleep 100 ) & echo "$TOOLGATE_RUN_ID"; wait',
+      profile: profileFor([ws], { os: 'required', timeoutMs: 1500 }),
+      killGraceMs: 300,
+      onOutput: (chunk) => {
+        // Host pids of everything carrying the run tag, seen from outside the namespace.
+        seen = pidsWithEnv(RUN_ID_VARIABLE, chunk.toString().trim());
+      },
+    });
+    expect(r.timedOut).toBe(true);
+    // bwrap, its init in the namespace, bash and the four children.
+    expect(seen.length).toBeGreaterThanOrEqual(7);
+    for (const pid of seen) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    expect(pidsWithEnv(RUN_ID_VARIABLE, r.runId)).toEqual([]);
+    expect(r.killed.filter((p) => p.command === 'sleep')).toHaveLength(4);
+  });
+
+  it('kills background processes when the command exits (the PID namespace dies with it)', async () => {
+    let seen: number[] = [];
+    const r = await run({
+      // Handshake instead of a sleep: the script exits only after the test has looked.
+      script: 'setsid sleep 100 & echo "$TOOLGATE_RUN_ID"; while [ ! -e go ]; do sleep 0.01; done',
+      onOutput: (chunk) => {
+        seen = pidsWithEnv(RUN_ID_VARIABLE, chunk.toString().trim());
+        fs.writeFileSync(path.join(ws, 'go'), '');
+      },
+    });
+    expect(r.exitCode).toBe(0);
+    // bwrap, its init, bash and the setsid child.
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    for (const pid of seen) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
+
+  it('blocks the network: a loopback server outside is unreachable inside, reachable with network on', async () => {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      socket.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const client = `require('net').connect(${port}, '127.0.0.1')
+      .on('connect', () => { console.log('CONNECTED'); process.exit(0); })
+      .on('error', (e) => { console.log('FAILED ' + e.code); process.exit(1); })`;
+    try {
+      const off = await run({ argv: [process.execPath, '-e', client] });
+      expect(off.output.inline).toMatch(/^FAILED /);
+      expect(connections).toBe(0);
+      const on = await run({
+        argv: [process.execPath, '-e', client],
+        profile: profileFor([ws], { os: 'required', network: true }),
+      });
+      expect(on.output.inline).toBe('CONNECTED\n');
+      expect(connections).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('allows writes inside the workspace and blocks them everywhere else', async () => {
+    fs.writeFileSync(path.join(outside, 'existing'), 'original');
+    const hostTmpName = `/tmp/toolgate-private-${randomUUID()}`;
+    const r = await run({
+      script: [
+        'echo inside > inside.txt && echo wrote-inside',
+        `echo pwned > ${outside}/new.txt || echo blocked-new`,
+        `echo pwned > ${outside}/existing || echo blocked-existing`,
+        'echo pwned > /etc/toolgate-test || echo blocked-etc',
+        `echo private > ${hostTmpName} && echo wrote-tmp`,
+      ].join('\n'),
+    });
+    expect(r.output.inline.split('\n').filter((l) => !l.includes(':'))).toEqual([
+      'wrote-inside',
+      'blocked-new',
+      'blocked-existing',
+      'blocked-etc',
+      'wrote-tmp',
+      '',
+    ]);
+    expect(r.output.inline).toMatch(/Read-only file system/);
+    expect(fs.readFileSync(path.join(ws, 'inside.txt'), 'utf8')).toBe('inside\n');
+    expect(fs.existsSync(path.join(outside, 'new.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(outside, 'existing'), 'utf8')).toBe('original');
+    expect(fs.existsSync('/etc/toolgate-test')).toBe(false);
+    // /tmp inside is private: the file never reaches the host's /tmp.
+    expect(fs.existsSync(hostTmpName)).toBe(false);
+  });
+
+  it('masks denied paths that exist: directories become empty, files cannot be opened', async () => {
+    fs.mkdirSync(path.join(outside, '.ssh'));
+    fs.writeFileSync(path.join(outside, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    fs.writeFileSync(path.join(ws, '.env'), 'TOKEN=abc');
+    const r = await run({
+      script: `exec 2>&1; cat ${outside}/.ssh/id_rsa || echo no-key; ls -A ${outside}/.ssh | wc -l; cat .env; echo end`,
+      profile: profileFor([ws], {
+        os: 'required',
+        readDeny: [`${outside}/.ssh/**`, `${ws}/.env`, '/**/*.pem'],
+      }),
+    });
+    expect(r.output.inline).not.toContain('PRIVATE KEY');
+    expect(r.output.inline).not.toContain('TOKEN=abc');
+    expect(r.output.inline).toContain('no-key');
+    expect(r.output.inline).toMatch(/\n0\n/);
+    expect(r.output.inline).toMatch(/cat: \.env: Permission denied\nend\n$/);
+    expect(r.notes.join(' ')).toContain('/**/*.pem');
+  });
+
+  it('keeps existing protected paths in the workspace read-only, and the rest of .git writable', async () => {
+    fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.git', 'config'), '[core]\n');
+    const r = await run({
+      script: [
+        'touch .git/hooks/pre-commit || echo blocked-hook',
+        'echo "[core] fsmonitor = evil" >> .git/config || echo blocked-config',
+        'touch .git/index && echo wrote-index',
+      ].join('\n'),
+    });
+    expect(r.output.inline).toContain('blocked-hook');
+    expect(r.output.inline).toContain('blocked-config');
+    expect(r.output.inline).toContain('wrote-index');
+    expect(fs.existsSync(path.join(ws, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  });
+
+  it('runs with no capabilities and sees only its own processes', async () => {
+    const r = await run({ script: "grep CapEff /proc/self/status; ls /proc | grep -c '^[0-9]'" });
+    const [caps, count] = r.output.inline.trim().split('\n');
+    expect(caps).toMatch(/CapEff:\s+0+$/);
+    expect(Number(count)).toBeLessThan(10);
+  });
+
+  it('sees a read-only cwd under /tmp even though /tmp is private', async () => {
+    const docs = t.dir('docs');
+    fs.writeFileSync(path.join(docs, 'a.md'), 'doc');
+    const r = await run({
+      script: 'cat a.md; touch b || echo blocked',
+      cwd: docs,
+      profile: profileFor([ws], { os: 'required' }),
+    });
+    expect(r.output.inline).toMatch(/^doc/);
+    expect(r.output.inline).toContain('blocked');
+    expect(fs.existsSync(path.join(docs, 'b'))).toBe(false);
+  });
+});
