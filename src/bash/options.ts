@@ -52,11 +52,10 @@ export interface ParseOptions {
   readonly dangerous?: ReadonlySet<string>;
 }
 
-const tableCache = new Map<string, OptionTable>();
+const tableCache = new WeakMap<readonly string[], OptionTable>();
 
 export function optionTable(specs: readonly string[]): OptionTable {
-  const key = specs.join(' ');
-  const cached = tableCache.get(key);
+  const cached = tableCache.get(specs);
   if (cached) return cached;
   const short = new Map<string, OptionSpec>();
   const long = new Map<string, OptionSpec>();
@@ -69,7 +68,7 @@ export function optionTable(specs: readonly string[]): OptionTable {
     for (const n of names) (n.length === 1 ? short : long).set(n, { id, arg });
   }
   const table = { short, long, longNames: [...long.keys()] };
-  tableCache.set(key, table);
+  tableCache.set(specs, table);
   return table;
 }
 

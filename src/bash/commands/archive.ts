@@ -5,6 +5,7 @@ import {
   type CommandSpec,
   type CommandTable,
   type EffectSink,
+  type OptionRules,
 } from './spec.js';
 
 /**
@@ -117,33 +118,35 @@ function normalizeTarArgs(args: readonly Word[]): Word[] {
   return [{ ...first, value: `-${first.value}` }, ...args.slice(1)];
 }
 
+const TAR_RULES: OptionRules = {
+  options: TAR_OPTIONS,
+  effects: {
+    'use-compress-program': 'exec',
+    'to-command': 'script',
+    'checkpoint-action': (v, s) => {
+      const m = v ? /^(exec|ttyout)=(.*)$/s.exec(v.value) : null;
+      if (m?.[1] === 'exec') s.runScript({ ...v!, value: m[2]! }, 'tar --checkpoint-action=exec');
+      else if (
+        v === undefined ||
+        !/^(bell|dot|echo|\.|sleep=\d+|totals|wait=\w+|echo=.*|ttyout=.*)$/s.test(v.value)
+      ) {
+        s.notUnderstood(`tar --checkpoint-action=${v?.raw ?? ''} is not modelled`);
+      }
+    },
+    'info-script': 'exec',
+    'rmt-command': 'exec',
+    'rsh-command': 'exec',
+    'files-from': 'read',
+    'exclude-from': 'read',
+    'listed-incremental': 'write',
+    'index-file': 'write',
+  },
+};
+
 const tar: CommandSpec = {
   analyze(ctx, sink) {
     const args = normalizeTarArgs(ctx.args);
-    const parsed = applyOptions({ ...ctx, args }, sink, {
-      options: TAR_OPTIONS,
-      effects: {
-        'use-compress-program': 'exec',
-        'to-command': 'script',
-        'checkpoint-action': (v, s) => {
-          const m = v ? /^(exec|ttyout)=(.*)$/s.exec(v.value) : null;
-          if (m?.[1] === 'exec') s.runScript({ ...v!, value: m[2]! }, 'tar --checkpoint-action=exec');
-          else if (
-            v === undefined ||
-            !/^(bell|dot|echo|\.|sleep=\d+|totals|wait=\w+|echo=.*|ttyout=.*)$/s.test(v.value)
-          ) {
-            s.notUnderstood(`tar --checkpoint-action=${v?.raw ?? ''} is not modelled`);
-          }
-        },
-        'info-script': 'exec',
-        'rmt-command': 'exec',
-        'rsh-command': 'exec',
-        'files-from': 'read',
-        'exclude-from': 'read',
-        'listed-incremental': 'write',
-        'index-file': 'write',
-      },
-    });
+    const parsed = applyOptions({ ...ctx, args }, sink, TAR_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));
     const archive = parsed.options.find((o) => o.id === 'file')?.value;
     if (archive && /^[^/]+:/.test(archive.value) && !ids.has('force-local')) {

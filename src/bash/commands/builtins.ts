@@ -1,5 +1,12 @@
 import type { Word } from '../word.js';
-import { applyOptions, type CommandSpec, type CommandTable, literal, printer } from './spec.js';
+import {
+  applyOptions,
+  type CommandSpec,
+  type CommandTable,
+  literal,
+  type OptionRules,
+  printer,
+} from './spec.js';
 
 /**
  * Shell builtins and keywords. Most only touch the shell itself; the ones that matter are those
@@ -70,23 +77,27 @@ const printfSpec: CommandSpec = {
   },
 };
 
+const READ_SPEC_RULES: OptionRules = {
+  options: ['a=', 'd=', 'e', 'E', 'i=', 'n=', 'N=', 'p=', 'r', 's', 't=', 'u='],
+  parse: { permute: false },
+};
+
 const readSpec: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: ['a=', 'd=', 'e', 'E', 'i=', 'n=', 'N=', 'p=', 'r', 's', 't=', 'u='],
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, READ_SPEC_RULES);
     const names = parsed.options.filter((o) => o.id === 'a').map((o) => o.value!);
     checkNames([...names, ...parsed.operands], 'read', sink);
   },
 };
 
+const MAPFILE_SPEC_RULES: OptionRules = {
+  options: ['d=', 'n=', 'O=', 's=', 't', 'u=', 'C=', 'c='],
+  effects: { C: 'script' },
+};
+
 const mapfileSpec: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: ['d=', 'n=', 'O=', 's=', 't', 'u=', 'C=', 'c='],
-      effects: { C: 'script' },
-    });
+    const parsed = applyOptions(ctx, sink, MAPFILE_SPEC_RULES);
     checkNames(parsed.operands, ctx.name, sink);
   },
 };

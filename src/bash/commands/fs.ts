@@ -78,28 +78,30 @@ const tree = anyReader(
   },
 );
 
+const LESS_RULES: OptionRules = {
+  options: [
+    'o|log-file=',
+    'O|LOG-FILE=',
+    'k|lesskey-file=',
+    'lesskey-src=',
+    'p|pattern=',
+    't|tag=',
+    'T|tag-file=',
+    'x|tabs=',
+    'y|max-forw-scroll=',
+    'b|buffers=',
+    'h|max-back-scroll=',
+    'j|jump-target=',
+    'z|window=',
+    'P|prompt=',
+  ],
+  anyOption: true,
+  effects: { 'log-file': 'write', 'LOG-FILE': 'write', 'lesskey-file': 'read', 'lesskey-src': 'read' },
+};
+
 const less: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'o|log-file=',
-        'O|LOG-FILE=',
-        'k|lesskey-file=',
-        'lesskey-src=',
-        'p|pattern=',
-        't|tag=',
-        'T|tag-file=',
-        'x|tabs=',
-        'y|max-forw-scroll=',
-        'b|buffers=',
-        'h|max-back-scroll=',
-        'j|jump-target=',
-        'z|window=',
-        'P|prompt=',
-      ],
-      anyOption: true,
-      effects: { 'log-file': 'write', 'LOG-FILE': 'write', 'lesskey-file': 'read', 'lesskey-src': 'read' },
-    });
+    const parsed = applyOptions(ctx, sink, LESS_RULES);
     for (const w of parsed.operands) {
       if (w.value.startsWith('+'))
         sink.notUnderstood(`less ${w.raw} runs less commands at start-up, which can run shell commands`);
@@ -108,37 +110,39 @@ const less: CommandSpec = {
   },
 };
 
+const MAN_RULES: OptionRules = {
+  options: [
+    'P|pager=',
+    'H|html?',
+    'C|config-file=',
+    'M|manpath=',
+    'l|local-file',
+    'L|locale=',
+    'm|systems=',
+    'S|s|sections=',
+    'e|extension=',
+    'R|recode=',
+    'E|encoding=',
+    'T|troff-device?',
+    'X|gxditview?',
+    'r|prompt=',
+    'p|preprocessor=',
+  ],
+  anyOption: true,
+  effects: {
+    pager: 'exec',
+    html: (v, sink) => (v ? sink.runScript(v, 'man -H') : sink.opaque('man -H opens a browser')),
+    'config-file': 'read',
+    recode: 'not-read-only',
+    'troff-device': 'not-read-only',
+    gxditview: 'not-read-only',
+    preprocessor: 'not-read-only',
+  },
+};
+
 const man: CommandSpec = {
   analyze(ctx, sink) {
-    applyOptions(ctx, sink, {
-      options: [
-        'P|pager=',
-        'H|html?',
-        'C|config-file=',
-        'M|manpath=',
-        'l|local-file',
-        'L|locale=',
-        'm|systems=',
-        'S|s|sections=',
-        'e|extension=',
-        'R|recode=',
-        'E|encoding=',
-        'T|troff-device?',
-        'X|gxditview?',
-        'r|prompt=',
-        'p|preprocessor=',
-      ],
-      anyOption: true,
-      effects: {
-        pager: 'exec',
-        html: (v, sink) => (v ? sink.runScript(v, 'man -H') : sink.opaque('man -H opens a browser')),
-        'config-file': 'read',
-        recode: 'not-read-only',
-        'troff-device': 'not-read-only',
-        gxditview: 'not-read-only',
-        preprocessor: 'not-read-only',
-      },
-    });
+    applyOptions(ctx, sink, MAN_RULES);
   },
 };
 
@@ -149,34 +153,36 @@ const info = printer({
 });
 
 /** xxd IN [OUT]: a second operand is a file it writes. */
+const XXD_RULES: OptionRules = {
+  options: [
+    'a',
+    'b',
+    'C',
+    'c=',
+    'E',
+    'e',
+    'g=',
+    'h',
+    'i',
+    'l=',
+    'n=',
+    'o=',
+    'p',
+    'ps',
+    'r',
+    'd',
+    's=',
+    'u',
+    'v',
+    'R=',
+  ],
+  anyOption: true,
+  parse: { singleDashLong: true },
+};
+
 const xxd: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'a',
-        'b',
-        'C',
-        'c=',
-        'E',
-        'e',
-        'g=',
-        'h',
-        'i',
-        'l=',
-        'n=',
-        'o=',
-        'p',
-        'ps',
-        'r',
-        'd',
-        's=',
-        'u',
-        'v',
-        'R=',
-      ],
-      anyOption: true,
-      parse: { singleDashLong: true },
-    });
+    const parsed = applyOptions(ctx, sink, XXD_RULES);
     const [input, output] = parsed.operands;
     if (input && input.value !== '-') sink.read(input);
     if (output && output.value !== '-') sink.write(output, 'overwrite', `xxd writes ${output.raw}`);
@@ -184,58 +190,60 @@ const xxd: CommandSpec = {
 };
 
 /** cp/mv/install/ln: the last operand (or -t DIR) is written; the others are read (mv: removed). */
+const COPY_LIKE_RULES: OptionRules = {
+  options: [
+    'a|archive',
+    'b',
+    'backup?',
+    'd',
+    'D',
+    'f|force',
+    'i|interactive',
+    'H',
+    'l|link',
+    'L|dereference',
+    'n|no-clobber',
+    'P|no-dereference',
+    'p',
+    'preserve?',
+    'no-preserve=',
+    'parents',
+    'R|r|recursive',
+    'reflink?',
+    'remove-destination',
+    'sparse=',
+    'strip-trailing-slashes',
+    's|symbolic-link|symbolic',
+    'S|suffix=',
+    't|target-directory=',
+    'T|no-target-directory',
+    'u|update?',
+    'v|verbose',
+    'x|one-file-system',
+    'Z',
+    'context?',
+    'g|group=',
+    'm|mode=',
+    'o|owner=',
+    'C|compare',
+    'attributes-only',
+    'copy-contents',
+    'keep-directory-symlink',
+    'debug',
+    'exchange',
+    'logical',
+    'physical',
+    'relative',
+    'F',
+    'no-copy',
+  ],
+  anyOption: true,
+};
+
 function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
   return {
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, {
-        options: [
-          'a|archive',
-          'b',
-          'backup?',
-          'd',
-          'D',
-          'f|force',
-          'i|interactive',
-          'H',
-          'l|link',
-          'L|dereference',
-          'n|no-clobber',
-          'P|no-dereference',
-          'p',
-          'preserve?',
-          'no-preserve=',
-          'parents',
-          'R|r|recursive',
-          'reflink?',
-          'remove-destination',
-          'sparse=',
-          'strip-trailing-slashes',
-          's|symbolic-link|symbolic',
-          'S|suffix=',
-          't|target-directory=',
-          'T|no-target-directory',
-          'u|update?',
-          'v|verbose',
-          'x|one-file-system',
-          'Z',
-          'context?',
-          'g|group=',
-          'm|mode=',
-          'o|owner=',
-          'C|compare',
-          'attributes-only',
-          'copy-contents',
-          'keep-directory-symlink',
-          'debug',
-          'exchange',
-          'logical',
-          'physical',
-          'relative',
-          'F',
-          'no-copy',
-        ],
-        anyOption: true,
-      });
+      const parsed = applyOptions(ctx, sink, COPY_LIKE_RULES);
       const ids = new Set(parsed.options.map((o) => o.id));
       const targetDir = parsed.options.find((o) => o.id === 'target-directory')?.value;
       const operands = [...parsed.operands];
@@ -295,23 +303,25 @@ const rm = remover(
 const rmdir = remover(['ignore-fail-on-non-empty', 'p|parents', 'v|verbose'], 'deletes');
 const unlink = remover([], 'deletes');
 
+const SHRED_RULES: OptionRules = {
+  options: [
+    'f|force',
+    'n|iterations=',
+    'random-source=',
+    's|size=',
+    'u',
+    'remove?',
+    'v|verbose',
+    'x|exact',
+    'z|zero',
+  ],
+  anyOption: true,
+  effects: { 'random-source': 'read' },
+};
+
 const shred: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'f|force',
-        'n|iterations=',
-        'random-source=',
-        's|size=',
-        'u',
-        'remove?',
-        'v|verbose',
-        'x|exact',
-        'z|zero',
-      ],
-      anyOption: true,
-      effects: { 'random-source': 'read' },
-    });
+    const parsed = applyOptions(ctx, sink, SHRED_RULES);
     const removes = parsed.options.some((o) => o.id === 'u' || o.id === 'remove');
     for (const w of parsed.operands) {
       if (removes) sink.remove(w, `shred -u overwrites and deletes ${w.raw}`);
@@ -378,13 +388,15 @@ const chmod = permissions(PERMISSION_OPTIONS, 1);
 const chown = permissions(PERMISSION_OPTIONS, 1);
 const chgrp = permissions(PERMISSION_OPTIONS, 1);
 
+const TRUNCATE_RULES: OptionRules = {
+  options: ['c|no-create', 'o|io-blocks', 'r|reference=', 's|size='],
+  anyOption: true,
+  effects: { reference: 'read' },
+};
+
 const truncate: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: ['c|no-create', 'o|io-blocks', 'r|reference=', 's|size='],
-      anyOption: true,
-      effects: { reference: 'read' },
-    });
+    const parsed = applyOptions(ctx, sink, TRUNCATE_RULES);
     for (const w of parsed.operands) sink.write(w, 'modify', `truncate changes the size of ${w.raw}`);
   },
 };
@@ -412,35 +424,37 @@ const dd: CommandSpec = {
 };
 
 /** split and csplit write numbered pieces next to a prefix. */
+const SPLIT_RULES: OptionRules = {
+  options: [
+    'a|suffix-length=',
+    'additional-suffix=',
+    'b|bytes=',
+    'C|line-bytes=',
+    'd',
+    'numeric-suffixes?',
+    'x',
+    'hex-suffixes?',
+    'e|elide-empty-files',
+    'filter=',
+    'l|lines=',
+    'n|number=',
+    't|separator=',
+    'u|unbuffered',
+    'verbose',
+    'f|prefix=',
+    'k|keep-files',
+    'z|elide-empty-files',
+    's|quiet|silent',
+    'b|suffix-format=',
+    'suppress-matched',
+  ],
+  anyOption: true,
+  effects: { filter: 'exec' },
+};
+
 const split: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'a|suffix-length=',
-        'additional-suffix=',
-        'b|bytes=',
-        'C|line-bytes=',
-        'd',
-        'numeric-suffixes?',
-        'x',
-        'hex-suffixes?',
-        'e|elide-empty-files',
-        'filter=',
-        'l|lines=',
-        'n|number=',
-        't|separator=',
-        'u|unbuffered',
-        'verbose',
-        'f|prefix=',
-        'k|keep-files',
-        'z|elide-empty-files',
-        's|quiet|silent',
-        'b|suffix-format=',
-        'suppress-matched',
-      ],
-      anyOption: true,
-      effects: { filter: 'exec' },
-    });
+    const parsed = applyOptions(ctx, sink, SPLIT_RULES);
     const [input, prefix] = parsed.operands;
     if (input && input.value !== '-') sink.read(input);
     const out = prefix ?? { value: 'x', raw: 'x', expansions: [], dynamicStart: false };
@@ -452,46 +466,48 @@ const split: CommandSpec = {
   },
 };
 
+const PATCH_RULES: OptionRules = {
+  options: [
+    'b|backup',
+    'B|prefix=',
+    'd|directory=',
+    'D|ifdef=',
+    'dry-run',
+    'E|remove-empty-files',
+    'f|force',
+    'F|fuzz=',
+    'i|input=',
+    'l|ignore-whitespace',
+    'N|forward',
+    'o|output=',
+    'p|strip=',
+    'r|reject-file=',
+    'R|reverse',
+    's|silent|quiet',
+    't|batch',
+    'u|unified',
+    'V|version-control=',
+    'verbose',
+    'z|suffix=',
+    'c|context',
+    'e|ed',
+    'n|normal',
+    'binary',
+    'merge?',
+    'posix',
+    'Y|basename-prefix=',
+    'backup-if-mismatch',
+    'no-backup-if-mismatch',
+    'follow-symlinks',
+    'read-only=',
+  ],
+  anyOption: true,
+  effects: { input: 'read', 'reject-file': 'write', output: 'write' },
+};
+
 const patch: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'b|backup',
-        'B|prefix=',
-        'd|directory=',
-        'D|ifdef=',
-        'dry-run',
-        'E|remove-empty-files',
-        'f|force',
-        'F|fuzz=',
-        'i|input=',
-        'l|ignore-whitespace',
-        'N|forward',
-        'o|output=',
-        'p|strip=',
-        'r|reject-file=',
-        'R|reverse',
-        's|silent|quiet',
-        't|batch',
-        'u|unified',
-        'V|version-control=',
-        'verbose',
-        'z|suffix=',
-        'c|context',
-        'e|ed',
-        'n|normal',
-        'binary',
-        'merge?',
-        'posix',
-        'Y|basename-prefix=',
-        'backup-if-mismatch',
-        'no-backup-if-mismatch',
-        'follow-symlinks',
-        'read-only=',
-      ],
-      anyOption: true,
-      effects: { input: 'read', 'reject-file': 'write', output: 'write' },
-    });
+    const parsed = applyOptions(ctx, sink, PATCH_RULES);
     if (parsed.options.some((o) => o.id === 'dry-run')) return;
     const target = parsed.operands[0];
     sink.write(
@@ -502,12 +518,14 @@ const patch: CommandSpec = {
   },
 };
 
+const MKTEMP_RULES: OptionRules = {
+  options: ['d|directory', 'u|dry-run', 'q|quiet', 'p|tmpdir?', 't', 'suffix='],
+  anyOption: true,
+};
+
 const mktemp: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: ['d|directory', 'u|dry-run', 'q|quiet', 'p|tmpdir?', 't', 'suffix='],
-      anyOption: true,
-    });
+    const parsed = applyOptions(ctx, sink, MKTEMP_RULES);
     if (parsed.options.some((o) => o.id === 'dry-run')) return;
     sink.write(dynamic('(a new temporary file)'), 'create', 'mktemp creates a temporary file');
   },

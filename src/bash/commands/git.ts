@@ -7,6 +7,7 @@ import {
   type CommandSpec,
   type EffectSink,
   type OptionEffect,
+  type OptionRules,
 } from './spec.js';
 
 /**
@@ -105,36 +106,38 @@ const status: Analyzer = reading([
   'M?',
 ]);
 
+const GREP_RULES: OptionRules = {
+  options: [
+    'O|open-files-in-pager?',
+    'e=',
+    'f=',
+    'A|after-context=',
+    'B|before-context=',
+    'C|context=',
+    'm|max-count=',
+    'threads=',
+    'max-depth=',
+    'color?',
+    'textconv',
+    'no-textconv',
+    'untracked',
+    'cached',
+    'no-index',
+    'exclude-standard',
+  ],
+  anyOption: true,
+  effects: {
+    'open-files-in-pager': (v, s) =>
+      v && v.value !== ''
+        ? s.runScript(v, 'git grep -O', { appendsArgs: true })
+        : s.opaque("git grep -O opens the files in the pager from git's configuration"),
+    textconv: (_v, s) => s.notUnderstood('git grep --textconv runs text conversion programs'),
+    f: 'read',
+  },
+};
+
 const grep: Analyzer = (ctx, sink) => {
-  const parsed = applyOptions(ctx, sink, {
-    options: [
-      'O|open-files-in-pager?',
-      'e=',
-      'f=',
-      'A|after-context=',
-      'B|before-context=',
-      'C|context=',
-      'm|max-count=',
-      'threads=',
-      'max-depth=',
-      'color?',
-      'textconv',
-      'no-textconv',
-      'untracked',
-      'cached',
-      'no-index',
-      'exclude-standard',
-    ],
-    anyOption: true,
-    effects: {
-      'open-files-in-pager': (v, s) =>
-        v && v.value !== ''
-          ? s.runScript(v, 'git grep -O', { appendsArgs: true })
-          : s.opaque("git grep -O opens the files in the pager from git's configuration"),
-      textconv: (_v, s) => s.notUnderstood('git grep --textconv runs text conversion programs'),
-      f: 'read',
-    },
-  });
+  const parsed = applyOptions(ctx, sink, GREP_RULES);
   reportPaths(ctx, parsed.operands, sink);
 };
 
@@ -457,6 +460,23 @@ const mergeTree: Analyzer = (ctx, sink) => {
     sink.change(`${ctx.name} --write-tree writes objects`, false);
 };
 
+const R_E_A_D__O_N_L_Y_RULES: OptionRules = {
+  options: [
+    'L=',
+    'S=',
+    'contents=',
+    'ignore-rev=',
+    'ignore-revs-file=',
+    'C?',
+    'M?',
+    'abbrev=',
+    'date=',
+    'encoding=',
+  ],
+  anyOption: true,
+  effects: { contents: 'read', S: 'read', 'ignore-revs-file': 'read' },
+};
+
 const READ_ONLY: Record<string, Analyzer> = {
   status,
   log: reading([
@@ -483,22 +503,7 @@ const READ_ONLY: Record<string, Analyzer> = {
   whatchanged: reading(),
   'range-diff': reading(),
   blame: (ctx, sink) => {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'L=',
-        'S=',
-        'contents=',
-        'ignore-rev=',
-        'ignore-revs-file=',
-        'C?',
-        'M?',
-        'abbrev=',
-        'date=',
-        'encoding=',
-      ],
-      anyOption: true,
-      effects: { contents: 'read', S: 'read', 'ignore-revs-file': 'read' },
-    });
+    const parsed = applyOptions(ctx, sink, R_E_A_D__O_N_L_Y_RULES);
     const file = parsed.operands[parsed.operands.length - 1];
     if (file && ctx.args.findIndex((w) => w.value === '--') < 0) sink.read(file);
     reportPaths(ctx, [], sink);
@@ -660,21 +665,22 @@ const GLOBAL_OPTIONS = [
   'help',
 ];
 
+const GIT_RULES: OptionRules = {
+  options: GLOBAL_OPTIONS,
+  effects: {
+    c: (v, s) => gitConfigEffect(v, s, 'git -c'),
+    'config-env': (v, s) => gitConfigEffect(v, s, 'git --config-env', true),
+    'exec-path': (v, s) => v && s.opaque(`git --exec-path=${v.raw} runs git programs from another directory`),
+    C: 'read',
+    'git-dir': 'read',
+    'work-tree': 'read',
+  },
+  parse: { permute: false },
+};
+
 const git: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: GLOBAL_OPTIONS,
-      effects: {
-        c: (v, s) => gitConfigEffect(v, s, 'git -c'),
-        'config-env': (v, s) => gitConfigEffect(v, s, 'git --config-env', true),
-        'exec-path': (v, s) =>
-          v && s.opaque(`git --exec-path=${v.raw} runs git programs from another directory`),
-        C: 'read',
-        'git-dir': 'read',
-        'work-tree': 'read',
-      },
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, GIT_RULES);
     const rest = parsed.restIndex === undefined ? [] : ctx.args.slice(parsed.restIndex);
     const sub = rest[0];
     if (sub === undefined) return;

@@ -1,5 +1,11 @@
 import type { Word } from '../word.js';
-import { applyOptions, type CommandSpec, type CommandTable, type EffectSink } from './spec.js';
+import {
+  applyOptions,
+  type CommandSpec,
+  type CommandTable,
+  type EffectSink,
+  type OptionRules,
+} from './spec.js';
 
 /**
  * The network: nothing here is read-only (even a GET leaves the machine). What decides
@@ -126,59 +132,60 @@ const curl: CommandSpec = {
   },
 };
 
+const WGET_RULES: OptionRules = {
+  options: [
+    'O|output-document=',
+    'o|output-file=',
+    'a|append-output=',
+    'i|input-file=',
+    'P|directory-prefix=',
+    'post-data=',
+    'post-file=',
+    'body-data=',
+    'body-file=',
+    'method=',
+    'e|execute=',
+    'use-askpass=',
+    'spider',
+    'q|quiet',
+    'c|continue',
+    'N|timestamping',
+    'r|recursive',
+    'header=',
+    'user=',
+    'password=',
+    'T|timeout=',
+    't|tries=',
+    'U|user-agent=',
+    'B|base=',
+  ],
+  anyOption: true,
+  effects: {
+    'output-document': (v, s) => v && v.value !== '-' && s.write(v, 'overwrite', `wget -O writes ${v.raw}`),
+    'output-file': 'write',
+    'append-output': 'append',
+    'input-file': 'read',
+    'post-data': (_v, s) => s.network('wget sends data to a server', true),
+    'post-file': (v, s) => {
+      if (v) s.read(v);
+      s.network('wget uploads a file', true);
+    },
+    'body-data': (_v, s) => s.network('wget sends data to a server', true),
+    'body-file': (v, s) => {
+      if (v) s.read(v);
+      s.network('wget uploads a file', true);
+    },
+    method: (v, s) =>
+      !/^(GET|HEAD)$/i.test(v?.value ?? '') &&
+      s.network(`wget --method=${v?.raw ?? ''} changes data on a server`, true),
+    execute: (v, s) => s.notUnderstood(`wget -e ${v?.raw ?? ''} runs a wgetrc command`),
+    'use-askpass': 'exec',
+  },
+};
+
 const wget: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'O|output-document=',
-        'o|output-file=',
-        'a|append-output=',
-        'i|input-file=',
-        'P|directory-prefix=',
-        'post-data=',
-        'post-file=',
-        'body-data=',
-        'body-file=',
-        'method=',
-        'e|execute=',
-        'use-askpass=',
-        'spider',
-        'q|quiet',
-        'c|continue',
-        'N|timestamping',
-        'r|recursive',
-        'header=',
-        'user=',
-        'password=',
-        'T|timeout=',
-        't|tries=',
-        'U|user-agent=',
-        'B|base=',
-      ],
-      anyOption: true,
-      effects: {
-        'output-document': (v, s) =>
-          v && v.value !== '-' && s.write(v, 'overwrite', `wget -O writes ${v.raw}`),
-        'output-file': 'write',
-        'append-output': 'append',
-        'input-file': 'read',
-        'post-data': (_v, s) => s.network('wget sends data to a server', true),
-        'post-file': (v, s) => {
-          if (v) s.read(v);
-          s.network('wget uploads a file', true);
-        },
-        'body-data': (_v, s) => s.network('wget sends data to a server', true),
-        'body-file': (v, s) => {
-          if (v) s.read(v);
-          s.network('wget uploads a file', true);
-        },
-        method: (v, s) =>
-          !/^(GET|HEAD)$/i.test(v?.value ?? '') &&
-          s.network(`wget --method=${v?.raw ?? ''} changes data on a server`, true),
-        execute: (v, s) => s.notUnderstood(`wget -e ${v?.raw ?? ''} runs a wgetrc command`),
-        'use-askpass': 'exec',
-      },
-    });
+    const parsed = applyOptions(ctx, sink, WGET_RULES);
     sink.network('wget downloads over the network', false);
     const toStdout = parsed.options.some((o) => o.id === 'output-document' && o.value?.value === '-');
     const spider = parsed.options.some((o) => o.id === 'spider');
@@ -219,52 +226,54 @@ function looks(what: string): CommandSpec {
 }
 
 /** rsync: a `host:` or `rsync://` operand is remote; the last operand is written. */
+const RSYNC_RULES: OptionRules = {
+  options: [
+    'e|rsh=',
+    'rsync-path=',
+    'exclude=',
+    'include=',
+    'exclude-from=',
+    'include-from=',
+    'files-from=',
+    'filter|f=',
+    'chmod=',
+    'chown=',
+    'log-file=',
+    'partial-dir=',
+    'temp-dir|T=',
+    'compare-dest=',
+    'copy-dest=',
+    'link-dest=',
+    'backup-dir=',
+    'suffix=',
+    'bwlimit=',
+    'timeout=',
+    'port=',
+    'password-file=',
+    'n|dry-run',
+    'delete',
+    'delete-before',
+    'delete-during',
+    'delete-after',
+    'delete-excluded',
+    'remove-source-files',
+    'list-only',
+  ],
+  anyOption: true,
+  effects: {
+    rsh: 'exec',
+    'rsync-path': 'not-read-only',
+    'exclude-from': 'read',
+    'include-from': 'read',
+    'files-from': 'read',
+    'password-file': 'read',
+    'log-file': 'write',
+  },
+};
+
 const rsync: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'e|rsh=',
-        'rsync-path=',
-        'exclude=',
-        'include=',
-        'exclude-from=',
-        'include-from=',
-        'files-from=',
-        'filter|f=',
-        'chmod=',
-        'chown=',
-        'log-file=',
-        'partial-dir=',
-        'temp-dir|T=',
-        'compare-dest=',
-        'copy-dest=',
-        'link-dest=',
-        'backup-dir=',
-        'suffix=',
-        'bwlimit=',
-        'timeout=',
-        'port=',
-        'password-file=',
-        'n|dry-run',
-        'delete',
-        'delete-before',
-        'delete-during',
-        'delete-after',
-        'delete-excluded',
-        'remove-source-files',
-        'list-only',
-      ],
-      anyOption: true,
-      effects: {
-        rsh: 'exec',
-        'rsync-path': 'not-read-only',
-        'exclude-from': 'read',
-        'include-from': 'read',
-        'files-from': 'read',
-        'password-file': 'read',
-        'log-file': 'write',
-      },
-    });
+    const parsed = applyOptions(ctx, sink, RSYNC_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));
     const ops = [...parsed.operands];
     const remote = ops.some((w) => /^[^/]*:|^rsync:\/\//.test(w.value));

@@ -1,5 +1,5 @@
 import type { Word } from '../word.js';
-import { applyOptions, type CommandSpec, type CommandTable } from './spec.js';
+import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from './spec.js';
 
 /** Searching: grep and friends read; find, fd and rg also have options that write or run programs. */
 
@@ -54,14 +54,16 @@ const GREP_OPTIONS = [
   'line-regexp',
 ];
 
+const GREP_RULES: OptionRules = {
+  options: GREP_OPTIONS,
+  anyOption: true,
+  effects: { file: 'read', 'exclude-from': 'read' },
+  parse: { numericOption: 'context' },
+};
+
 const grep: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: GREP_OPTIONS,
-      anyOption: true,
-      effects: { file: 'read', 'exclude-from': 'read' },
-      parse: { numericOption: 'context' },
-    });
+    const parsed = applyOptions(ctx, sink, GREP_RULES);
     const operands = [...parsed.operands];
     const hasPattern = parsed.options.some((o) => o.id === 'regexp' || o.id === 'file');
     if (!hasPattern) operands.shift();
@@ -72,56 +74,58 @@ const grep: CommandSpec = {
   },
 };
 
+const RG_RULES: OptionRules = {
+  options: [
+    'e|regexp=',
+    'f|file=',
+    'g|glob=',
+    'iglob=',
+    't|type=',
+    'T|type-not=',
+    'type-add=',
+    'type-clear=',
+    'A|after-context=',
+    'B|before-context=',
+    'C|context=',
+    'm|max-count=',
+    'M|max-columns=',
+    'j|threads=',
+    'max-depth|maxdepth|d=',
+    'max-filesize=',
+    'E|encoding=',
+    'colors=',
+    'color=',
+    'path-separator=',
+    'r|replace=',
+    'sort=',
+    'sortr=',
+    'pre=',
+    'pre-glob=',
+    'hostname-bin=',
+    'hyperlink-format=',
+    'context-separator=',
+    'field-context-separator=',
+    'field-match-separator=',
+    'dfa-size-limit=',
+    'regex-size-limit=',
+    'engine=',
+    'ignore-file=',
+    'z|search-zip',
+    'no-config',
+  ],
+  anyOption: true,
+  effects: {
+    pre: 'exec',
+    'hostname-bin': 'exec',
+    'search-zip': 'not-read-only',
+    file: 'read',
+    'ignore-file': 'read',
+  },
+};
+
 const rg: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'e|regexp=',
-        'f|file=',
-        'g|glob=',
-        'iglob=',
-        't|type=',
-        'T|type-not=',
-        'type-add=',
-        'type-clear=',
-        'A|after-context=',
-        'B|before-context=',
-        'C|context=',
-        'm|max-count=',
-        'M|max-columns=',
-        'j|threads=',
-        'max-depth|maxdepth|d=',
-        'max-filesize=',
-        'E|encoding=',
-        'colors=',
-        'color=',
-        'path-separator=',
-        'r|replace=',
-        'sort=',
-        'sortr=',
-        'pre=',
-        'pre-glob=',
-        'hostname-bin=',
-        'hyperlink-format=',
-        'context-separator=',
-        'field-context-separator=',
-        'field-match-separator=',
-        'dfa-size-limit=',
-        'regex-size-limit=',
-        'engine=',
-        'ignore-file=',
-        'z|search-zip',
-        'no-config',
-      ],
-      anyOption: true,
-      effects: {
-        pre: 'exec',
-        'hostname-bin': 'exec',
-        'search-zip': 'not-read-only',
-        file: 'read',
-        'ignore-file': 'read',
-      },
-    });
+    const parsed = applyOptions(ctx, sink, RG_RULES);
     const operands = [...parsed.operands];
     const hasPattern = parsed.options.some((o) => o.id === 'regexp' || o.id === 'file');
     if (!hasPattern) operands.shift();
@@ -131,24 +135,26 @@ const rg: CommandSpec = {
 };
 
 /** ag and ack: `--pager` runs a program; ack's `--output` evaluates Perl. */
+const AG_RULES: OptionRules = {
+  options: [
+    'pager=',
+    'output=',
+    'G|file-search-regex=',
+    'ignore=',
+    'A|after=',
+    'B|before=',
+    'C|context=',
+    'm|max-count=',
+    'depth=',
+    'p|path-to-ignore=',
+  ],
+  anyOption: true,
+  effects: { pager: 'exec', output: 'not-read-only' },
+};
+
 const ag: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'pager=',
-        'output=',
-        'G|file-search-regex=',
-        'ignore=',
-        'A|after=',
-        'B|before=',
-        'C|context=',
-        'm|max-count=',
-        'depth=',
-        'p|path-to-ignore=',
-      ],
-      anyOption: true,
-      effects: { pager: 'exec', output: 'not-read-only' },
-    });
+    const parsed = applyOptions(ctx, sink, AG_RULES);
     const operands = [...parsed.operands];
     operands.shift();
     for (const w of operands) sink.read(w);
@@ -308,6 +314,31 @@ const find: CommandSpec = {
 };
 
 /** fd / fdfind: `-x`/`-X` run a command for each result. */
+const FD_RULES: OptionRules = {
+  options: [
+    'd|max-depth=',
+    'min-depth=',
+    'exact-depth=',
+    'E|exclude=',
+    't|type=',
+    'e|extension=',
+    'S|size=',
+    'changed-within=',
+    'changed-before=',
+    'o|owner=',
+    'c|color=',
+    'j|threads=',
+    'max-results=',
+    'base-directory=',
+    'path-separator=',
+    'search-path=',
+    'ignore-file=',
+    'format=',
+  ],
+  anyOption: true,
+  effects: { 'ignore-file': 'read' },
+};
+
 const fd: CommandSpec = {
   analyze(ctx, sink) {
     const args = ctx.args;
@@ -315,30 +346,7 @@ const fd: CommandSpec = {
       (w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value) || /^-[a-zA-Z]*[xX]/.test(w.value),
     );
     const own = execAt >= 0 ? args.slice(0, execAt) : args;
-    const parsed = applyOptions({ ...ctx, args: own }, sink, {
-      options: [
-        'd|max-depth=',
-        'min-depth=',
-        'exact-depth=',
-        'E|exclude=',
-        't|type=',
-        'e|extension=',
-        'S|size=',
-        'changed-within=',
-        'changed-before=',
-        'o|owner=',
-        'c|color=',
-        'j|threads=',
-        'max-results=',
-        'base-directory=',
-        'path-separator=',
-        'search-path=',
-        'ignore-file=',
-        'format=',
-      ],
-      anyOption: true,
-      effects: { 'ignore-file': 'read' },
-    });
+    const parsed = applyOptions({ ...ctx, args: own }, sink, FD_RULES);
     const [, ...paths] = parsed.operands;
     for (const p of paths.length > 0
       ? paths
@@ -358,13 +366,15 @@ const fd: CommandSpec = {
   },
 };
 
+const LOCATE_RULES: OptionRules = {
+  options: ['d|database=', 'l|limit=', 'n='],
+  anyOption: true,
+  effects: { database: 'read' },
+};
+
 const locate: CommandSpec = {
   analyze(ctx, sink) {
-    applyOptions(ctx, sink, {
-      options: ['d|database=', 'l|limit=', 'n='],
-      anyOption: true,
-      effects: { database: 'read' },
-    });
+    applyOptions(ctx, sink, LOCATE_RULES);
   },
 };
 

@@ -114,25 +114,20 @@ export interface Parsed extends ParsedArgs {
  * operand rules. Unknown options fail closed unless the command has none that matter.
  */
 export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: OptionRules): Parsed {
-  const table = optionTable(rules.options);
-  const dangerous = new Set(
-    Object.entries(rules.effects ?? {})
-      .filter(([, e]) => e !== 'read')
-      .map(([id]) => id),
-  );
-  const parsed = parseOptions(ctx.args, table, { ...rules.parse, dangerous });
+  const { table, dangerous, parseOptions: parseOpts } = compile(rules);
+  const parsed = parseOptions(ctx.args, table, parseOpts);
   const who = ctx.name;
   if (!rules.anyOption) {
     for (const u of parsed.unknown) sink.notUnderstood(`${who}: unknown option ${u}`);
   } else {
     // An unknown long option that abbreviates a dangerous one is that option.
     for (const u of parsed.unknown) {
-      if (u.startsWith('--') && [...dangerous].some((d) => d.startsWith(u.slice(2)))) {
+      if (u.startsWith('--') && dangerous.some((d) => d.startsWith(u.slice(2)))) {
         sink.notUnderstood(`${who}: ${u} may abbreviate a dangerous option`);
       }
     }
   }
-  if (dangerous.size > 0 || !rules.anyOption) {
+  if (dangerous.length > 0 || !rules.anyOption) {
     for (const w of parsed.dynamicOptions) {
       sink.notUnderstood(`${who}: "${w.raw}" is only known at run time and could be an option`);
     }
@@ -144,6 +139,31 @@ export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: Optio
     applyEffect(effect, o.value, o.written, sink, ctx);
   }
   return { ...parsed, table };
+}
+
+interface CompiledRules {
+  readonly table: OptionTable;
+  readonly dangerous: readonly string[];
+  readonly parseOptions: ParseOptions;
+}
+
+/** Rules are constants of their command, so they compile once (keyed by identity). */
+const compiled = new WeakMap<OptionRules, CompiledRules>();
+
+function compile(rules: OptionRules): CompiledRules {
+  let c = compiled.get(rules);
+  if (c === undefined) {
+    const dangerous = Object.entries(rules.effects ?? {})
+      .filter(([, e]) => e !== 'read')
+      .map(([id]) => id);
+    c = {
+      table: optionTable(rules.options),
+      dangerous,
+      parseOptions: { ...rules.parse, dangerous: new Set(dangerous) },
+    };
+    compiled.set(rules, c);
+  }
+  return c;
 }
 
 function applyEffect(

@@ -1,57 +1,68 @@
-import { applyOptions, type CommandSpec, type CommandTable, printer, reader } from './spec.js';
+import {
+  applyOptions,
+  type CommandSpec,
+  type CommandTable,
+  type OptionRules,
+  printer,
+  reader,
+} from './spec.js';
 
 /** The system: clocks, hosts, users, processes, services, packages. Looking is read-only; changing is not. */
 
 const info = printer();
 
+const DATE_RULES: OptionRules = {
+  options: [
+    'd|date=',
+    'f|file=',
+    'I|iso-8601?',
+    'R|rfc-email',
+    'rfc-3339=',
+    'r|reference=',
+    's|set=',
+    'u|utc|universal',
+    'debug',
+    'resolution',
+  ],
+  anyOption: true,
+  effects: {
+    file: 'read',
+    reference: 'read',
+    set: (_v, s) => s.change('date -s sets the system clock', false),
+  },
+};
+
 const date: CommandSpec = {
   analyze(ctx, sink) {
-    applyOptions(ctx, sink, {
-      options: [
-        'd|date=',
-        'f|file=',
-        'I|iso-8601?',
-        'R|rfc-email',
-        'rfc-3339=',
-        'r|reference=',
-        's|set=',
-        'u|utc|universal',
-        'debug',
-        'resolution',
-      ],
-      anyOption: true,
-      effects: {
-        file: 'read',
-        reference: 'read',
-        set: (_v, s) => s.change('date -s sets the system clock', false),
-      },
-    });
+    applyOptions(ctx, sink, DATE_RULES);
     // `date MMDDhhmm[[CC]YY][.ss]` also sets the clock.
     if (ctx.args.some((w) => /^\d{8,12}(\.\d\d)?$/.test(w.value)))
       sink.change('date MMDDhhmm sets the system clock', false);
   },
 };
 
+const HOSTNAME_RULES: OptionRules = {
+  options: [
+    'a|alias',
+    'A|all-fqdns',
+    'b|boot',
+    'd|domain',
+    'f|fqdn|long',
+    'F|file=',
+    'i|ip-address',
+    'I|all-ip-addresses',
+    's|short',
+    'y|yp|nis',
+    'V|version',
+    'h|help',
+  ],
+  anyOption: true,
+  effects: { file: (_v, s) => s.change('hostname -F sets the host name', false) },
+};
+
 const hostname: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'a|alias',
-        'A|all-fqdns',
-        'b|boot',
-        'd|domain',
-        'f|fqdn|long',
-        'F|file=',
-        'i|ip-address',
-        'I|all-ip-addresses',
-        's|short',
-        'y|yp|nis',
-        'V|version',
-        'h|help',
-      ],
-      anyOption: true,
-      effects: { file: (_v, s) => s.change('hostname -F sets the host name', false) },
-    });
+    const parsed = applyOptions(ctx, sink, HOSTNAME_RULES);
     if (parsed.operands.length > 0) sink.change('hostname NAME sets the host name', false);
   },
 };
@@ -128,61 +139,63 @@ const service: CommandSpec = {
   },
 };
 
+const JOURNALCTL_RULES: OptionRules = {
+  options: [
+    'u|unit=',
+    'user-unit=',
+    'n|lines?',
+    'o|output=',
+    'output-fields=',
+    'p|priority=',
+    'g|grep=',
+    'S|since=',
+    'U|until=',
+    'b|boot?',
+    't|identifier=',
+    'T|exclude-identifier=',
+    'D|directory=',
+    'file=',
+    'root=',
+    'image=',
+    'M|machine=',
+    'namespace=',
+    'facility=',
+    'c|cursor=',
+    'after-cursor=',
+    'cursor-file=',
+    'vacuum-size=',
+    'vacuum-time=',
+    'vacuum-files=',
+    'rotate',
+    'flush',
+    'sync',
+    'relinquish-var',
+    'smart-relinquish-var',
+    'setup-keys',
+    'update-catalog',
+    'verify-key=',
+    'f|follow',
+  ],
+  anyOption: true,
+  effects: {
+    'vacuum-size': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+    'vacuum-time': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+    'vacuum-files': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+    rotate: 'not-read-only',
+    flush: 'not-read-only',
+    sync: 'not-read-only',
+    'relinquish-var': 'not-read-only',
+    'smart-relinquish-var': 'not-read-only',
+    'setup-keys': 'not-read-only',
+    'update-catalog': 'not-read-only',
+    'cursor-file': 'write',
+    follow: (_v, s) => s.lingers('journalctl -f keeps following the journal'),
+  },
+};
+
 const journalctl: CommandSpec = {
   analyze(ctx, sink) {
-    applyOptions(ctx, sink, {
-      options: [
-        'u|unit=',
-        'user-unit=',
-        'n|lines?',
-        'o|output=',
-        'output-fields=',
-        'p|priority=',
-        'g|grep=',
-        'S|since=',
-        'U|until=',
-        'b|boot?',
-        't|identifier=',
-        'T|exclude-identifier=',
-        'D|directory=',
-        'file=',
-        'root=',
-        'image=',
-        'M|machine=',
-        'namespace=',
-        'facility=',
-        'c|cursor=',
-        'after-cursor=',
-        'cursor-file=',
-        'vacuum-size=',
-        'vacuum-time=',
-        'vacuum-files=',
-        'rotate',
-        'flush',
-        'sync',
-        'relinquish-var',
-        'smart-relinquish-var',
-        'setup-keys',
-        'update-catalog',
-        'verify-key=',
-        'f|follow',
-      ],
-      anyOption: true,
-      effects: {
-        'vacuum-size': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
-        'vacuum-time': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
-        'vacuum-files': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
-        rotate: 'not-read-only',
-        flush: 'not-read-only',
-        sync: 'not-read-only',
-        'relinquish-var': 'not-read-only',
-        'smart-relinquish-var': 'not-read-only',
-        'setup-keys': 'not-read-only',
-        'update-catalog': 'not-read-only',
-        'cursor-file': 'write',
-        follow: (_v, s) => s.lingers('journalctl -f keeps following the journal'),
-      },
-    });
+    applyOptions(ctx, sink, JOURNALCTL_RULES);
   },
 };
 

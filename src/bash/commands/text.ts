@@ -22,31 +22,33 @@ function literalWord(value: string): Word {
 
 // ---------------------------------------------------------------- sed
 
+const SED_RULES: OptionRules = {
+  options: [
+    'n|quiet|silent',
+    'e|expression=',
+    'f|file=',
+    'i|in-place?',
+    'I',
+    'E|r|regexp-extended',
+    's|separate',
+    'u|unbuffered',
+    'z|null-data',
+    'l|line-length=',
+    'posix',
+    'sandbox',
+    'debug',
+    'follow-symlinks',
+    'b|binary',
+    'help',
+    'version',
+  ],
+  // -i takes its suffix attached only (`-i.bak`); `-i -e` must not eat -e as the suffix.
+  effects: {},
+};
+
 const sed: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'n|quiet|silent',
-        'e|expression=',
-        'f|file=',
-        'i|in-place?',
-        'I',
-        'E|r|regexp-extended',
-        's|separate',
-        'u|unbuffered',
-        'z|null-data',
-        'l|line-length=',
-        'posix',
-        'sandbox',
-        'debug',
-        'follow-symlinks',
-        'b|binary',
-        'help',
-        'version',
-      ],
-      // -i takes its suffix attached only (`-i.bak`); `-i -e` must not eat -e as the suffix.
-      effects: {},
-    });
+    const parsed = applyOptions(ctx, sink, SED_RULES);
     const ids = parsed.options.map((o) => o.id);
     const inPlace = ids.includes('in-place') || ids.includes('I');
     const sandboxed = ids.includes('sandbox');
@@ -217,25 +219,27 @@ const sort = anyReader(
 );
 
 /** uniq [INPUT [OUTPUT]]: the second operand is a file it writes. */
+const UNIQ_RULES: OptionRules = {
+  options: [
+    'c|count',
+    'd|repeated',
+    'D',
+    'all-repeated?',
+    'f|skip-fields=',
+    'group?',
+    'i|ignore-case',
+    's|skip-chars=',
+    'u|unique',
+    'w|check-chars=',
+    'z|zero-terminated',
+  ],
+  anyOption: true,
+  parse: { numericOption: 'skip-fields' },
+};
+
 const uniq: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'c|count',
-        'd|repeated',
-        'D',
-        'all-repeated?',
-        'f|skip-fields=',
-        'group?',
-        'i|ignore-case',
-        's|skip-chars=',
-        'u|unique',
-        'w|check-chars=',
-        'z|zero-terminated',
-      ],
-      anyOption: true,
-      parse: { numericOption: 'skip-fields' },
-    });
+    const parsed = applyOptions(ctx, sink, UNIQ_RULES);
     const [input, output, ...extra] = parsed.operands;
     if (input && input.value !== '-') sink.read(input);
     if (output) sink.write(output, 'overwrite', `uniq writes its output to ${output.raw}`);
@@ -244,12 +248,14 @@ const uniq: CommandSpec = {
   },
 };
 
+const TEE_RULES: OptionRules = {
+  options: ['a|append', 'i|ignore-interrupts', 'p', 'output-error?'],
+  anyOption: true,
+};
+
 const tee: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: ['a|append', 'i|ignore-interrupts', 'p', 'output-error?'],
-      anyOption: true,
-    });
+    const parsed = applyOptions(ctx, sink, TEE_RULES);
     const append = parsed.options.some((o) => o.id === 'append');
     for (const w of parsed.operands) {
       if (w.expansions.length === 1 && w.expansions[0] === 'process') continue; // >(cmd): a pipe
@@ -261,21 +267,23 @@ const tee: CommandSpec = {
   },
 };
 
+const SHUF_RULES: OptionRules = {
+  options: [
+    'e|echo',
+    'i|input-range=',
+    'n|head-count=',
+    'o|output=',
+    'random-source=',
+    'r|repeat',
+    'z|zero-terminated',
+  ],
+  anyOption: true,
+  effects: { output: 'write', 'random-source': 'read' },
+};
+
 const shuf: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'e|echo',
-        'i|input-range=',
-        'n|head-count=',
-        'o|output=',
-        'random-source=',
-        'r|repeat',
-        'z|zero-terminated',
-      ],
-      anyOption: true,
-      effects: { output: 'write', 'random-source': 'read' },
-    });
+    const parsed = applyOptions(ctx, sink, SHUF_RULES);
     if (parsed.options.some((o) => o.id === 'echo' || o.id === 'input-range')) return;
     for (const w of parsed.operands) sink.read(w);
   },
@@ -329,27 +337,29 @@ const jq: CommandSpec = {
 };
 
 /** yq (Go and Python): `-i` edits files in place. */
+const YQ_RULES: OptionRules = {
+  options: [
+    'i|inplace|in-place',
+    'e|exit-status',
+    'o|output-format=',
+    'p|input-format=',
+    'I|indent=',
+    'P|prettyPrint',
+    'r|raw-output',
+    'y|yaml-output',
+    'front-matter=',
+    'expression=',
+    'from-file=',
+    'arg=',
+    'argjson=',
+  ],
+  anyOption: true,
+  effects: { 'from-file': 'read' },
+};
+
 const yq: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'i|inplace|in-place',
-        'e|exit-status',
-        'o|output-format=',
-        'p|input-format=',
-        'I|indent=',
-        'P|prettyPrint',
-        'r|raw-output',
-        'y|yaml-output',
-        'front-matter=',
-        'expression=',
-        'from-file=',
-        'arg=',
-        'argjson=',
-      ],
-      anyOption: true,
-      effects: { 'from-file': 'read' },
-    });
+    const parsed = applyOptions(ctx, sink, YQ_RULES);
     const inPlace = parsed.options.some((o) => o.id === 'inplace');
     const [, ...files] = parsed.operands;
     for (const w of files) {

@@ -6,6 +6,7 @@ import {
   type CommandSpec,
   type CommandTable,
   type EffectSink,
+  type OptionRules,
 } from './spec.js';
 
 /**
@@ -75,10 +76,12 @@ const time = wrapper(['p', 'f|format=', 'o|output=', 'a|append', 'v|verbose', 'q
   alone: () => {},
 });
 
+const COMMAND_RULES: OptionRules = { options: ['p', 'v', 'V'], parse: { permute: false } };
+
 const command: CommandSpec = {
   transparent: true,
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, { options: ['p', 'v', 'V'], parse: { permute: false } });
+    const parsed = applyOptions(ctx, sink, COMMAND_RULES);
     // `command -v x` and `command -V x` only look a name up.
     if (parsed.options.some((o) => o.id === 'v' || o.id === 'V')) return;
     const inner = rest(ctx, parsed.restIndex);
@@ -89,34 +92,38 @@ const command: CommandSpec = {
 const builtin = wrapper([], { transparent: true });
 const noglob = wrapper([], { transparent: true });
 
+const EXEC_RULES: OptionRules = { options: ['a=', 'c', 'l'], parse: { permute: false } };
+
 const exec: CommandSpec = {
   transparent: true,
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, { options: ['a=', 'c', 'l'], parse: { permute: false } });
+    const parsed = applyOptions(ctx, sink, EXEC_RULES);
     const inner = rest(ctx, parsed.restIndex);
     if (inner.length > 0) sink.run(inner, 'exec');
   },
 };
 
 /** env: options, NAME=VALUE operands, then the command (or, alone, print the environment). */
+const ENV_RULES: OptionRules = {
+  options: [
+    'i|ignore-environment',
+    '0|null',
+    'u|unset=',
+    'C|chdir=',
+    'S|split-string=',
+    'v|debug',
+    'block-signal?',
+    'default-signal?',
+    'ignore-signal?',
+    'list-signal-handling',
+  ],
+  parse: { permute: false },
+};
+
 const env: CommandSpec = {
   transparent: true,
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'i|ignore-environment',
-        '0|null',
-        'u|unset=',
-        'C|chdir=',
-        'S|split-string=',
-        'v|debug',
-        'block-signal?',
-        'default-signal?',
-        'ignore-signal?',
-        'list-signal-handling',
-      ],
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, ENV_RULES);
     let operands = [...rest(ctx, parsed.restIndex)];
     const split = parsed.options.find((o) => o.id === 'split-string');
     if (split?.value) {
@@ -140,40 +147,42 @@ const env: CommandSpec = {
 };
 
 /** sudo and doas run the command as another user: never read-only, whatever the command. */
+const SUDO_RULES: OptionRules = {
+  options: [
+    'A|askpass',
+    'b|background',
+    'C|close-from=',
+    'D|chdir=',
+    'E|preserve-env?',
+    'e|edit',
+    'g|group=',
+    'H|set-home',
+    'h|host=',
+    'i|login',
+    'K|remove-timestamp',
+    'k|reset-timestamp',
+    'l|list',
+    'n|non-interactive',
+    'P|preserve-groups',
+    'p|prompt=',
+    'R|chroot=',
+    'r|role=',
+    'S|stdin',
+    's|shell',
+    't|type=',
+    'T|command-timeout=',
+    'U|other-user=',
+    'u|user=',
+    'V|version',
+    'v|validate',
+    'B|bell',
+  ],
+  parse: { permute: false },
+};
+
 const sudo: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'A|askpass',
-        'b|background',
-        'C|close-from=',
-        'D|chdir=',
-        'E|preserve-env?',
-        'e|edit',
-        'g|group=',
-        'H|set-home',
-        'h|host=',
-        'i|login',
-        'K|remove-timestamp',
-        'k|reset-timestamp',
-        'l|list',
-        'n|non-interactive',
-        'P|preserve-groups',
-        'p|prompt=',
-        'R|chroot=',
-        'r|role=',
-        'S|stdin',
-        's|shell',
-        't|type=',
-        'T|command-timeout=',
-        'U|other-user=',
-        'u|user=',
-        'V|version',
-        'v|validate',
-        'B|bell',
-      ],
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, SUDO_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));
     if (ids.has('list') || ids.has('version') || ids.has('validate')) return;
     sink.change(`${ctx.name} runs the command as another user`, false);
@@ -205,33 +214,35 @@ function joinWords(words: readonly Word[]): Word {
 }
 
 /** xargs appends words from stdin to the command (or puts them where -I says). */
+const XARGS_RULES: OptionRules = {
+  options: [
+    '0|null',
+    'a|arg-file=',
+    'd|delimiter=',
+    'E=',
+    'e|eof?',
+    'I=',
+    'i|replace?',
+    'L|max-lines=',
+    'l',
+    'n|max-args=',
+    'o|open-tty',
+    'P|max-procs=',
+    'p|interactive',
+    'process-slot-var=',
+    'r|no-run-if-empty',
+    's|max-chars=',
+    'show-limits',
+    't|verbose',
+    'x|exit',
+  ],
+  effects: { 'arg-file': 'read' },
+  parse: { permute: false },
+};
+
 const xargs: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        '0|null',
-        'a|arg-file=',
-        'd|delimiter=',
-        'E=',
-        'e|eof?',
-        'I=',
-        'i|replace?',
-        'L|max-lines=',
-        'l',
-        'n|max-args=',
-        'o|open-tty',
-        'P|max-procs=',
-        'p|interactive',
-        'process-slot-var=',
-        'r|no-run-if-empty',
-        's|max-chars=',
-        'show-limits',
-        't|verbose',
-        'x|exit',
-      ],
-      effects: { 'arg-file': 'read' },
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, XARGS_RULES);
     const inner = rest(ctx, parsed.restIndex);
     const replace = parsed.options.some((o) => o.id === 'I' || o.id === 'replace');
     if (inner.length === 0) return; // the default command is echo
@@ -252,26 +263,28 @@ const xargs: CommandSpec = {
 const INTERPRETERS_RUN_ARGS = new Set(['python', 'python3', 'perl', 'ruby', 'node', 'php', 'eval']);
 
 /** watch runs its arguments with `sh -c`, over and over. */
+const WATCH_RULES: OptionRules = {
+  options: [
+    'b|beep',
+    'c|color',
+    'C|no-color',
+    'd|differences?',
+    'e|errexit',
+    'g|chgexit',
+    'n|interval=',
+    'p|precise',
+    't|no-title',
+    'w|no-wrap',
+    'x|exec',
+    'q|equexit=',
+    'r|no-rerun',
+  ],
+  parse: { permute: false },
+};
+
 const watch: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'b|beep',
-        'c|color',
-        'C|no-color',
-        'd|differences?',
-        'e|errexit',
-        'g|chgexit',
-        'n|interval=',
-        'p|precise',
-        't|no-title',
-        'w|no-wrap',
-        'x|exec',
-        'q|equexit=',
-        'r|no-rerun',
-      ],
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, WATCH_RULES);
     sink.lingers('watch runs the command again and again until stopped');
     const inner = rest(ctx, parsed.restIndex);
     if (inner.length === 0) return;
@@ -308,23 +321,25 @@ const taskset = wrapper(['a|all-tasks', 'c|cpu-list', 'p|pid'], { leading: 1 });
 const unbuffer = wrapper(['p']);
 
 /** flock FILE COMMAND / flock FILE -c SCRIPT: creates the lock file, then runs the command. */
+const FLOCK_RULES: OptionRules = {
+  options: [
+    's|shared',
+    'x|exclusive',
+    'u|unlock',
+    'n|nonblock',
+    'w|timeout=',
+    'E|conflict-exit-code=',
+    'o|close',
+    'c|command=',
+    'F|no-fork',
+    'verbose',
+  ],
+  parse: { permute: false },
+};
+
 const flock: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        's|shared',
-        'x|exclusive',
-        'u|unlock',
-        'n|nonblock',
-        'w|timeout=',
-        'E|conflict-exit-code=',
-        'o|close',
-        'c|command=',
-        'F|no-fork',
-        'verbose',
-      ],
-      parse: { permute: false },
-    });
+    const parsed = applyOptions(ctx, sink, FLOCK_RULES);
     const operands = rest(ctx, parsed.restIndex);
     const file = operands[0];
     if (file && !/^\d+$/.test(file.value))
