@@ -1,0 +1,100 @@
+/**
+ * Canonical JSON: the exact text a record's hash is computed over, so that anyone (another
+ * language, a later engine) can recompute it from the parsed record.
+ *
+ * It is RFC 8785 (JCS) for every value toolgate records: object keys sorted by UTF-16 code
+ * units (what `Array.prototype.sort` does), no whitespace, numbers in ECMAScript's shortest
+ * round-trip form, strings escaped as `JSON.stringify` escapes them. Two deliberate choices:
+ * - Lone surrogates are written as `\udxxx` escapes (JCS rejects them). Tool inputs are
+ *   arbitrary strings and refusing to log one would be worse than a deterministic escape.
+ * - Object members whose value is `undefined` are left out, as `JSON.stringify` does: they
+ *   cannot exist in JSON, so the record still says exactly what the JSON input said.
+ *
+ * Anything that is not JSON data is refused rather than coerced, because coercion would make
+ * the log say something other than what was decided on: non-finite numbers, bigints,
+ * functions, symbols, `undefined` in arrays, cycles, and objects that are not plain (Date,
+ * Map, Buffer, class instances: `JSON.stringify` would silently turn them into something else).
+ */
+
+export class CanonicalError extends Error {
+  override name = 'CanonicalError';
+  readonly kind = 'not-json-data';
+  constructor(
+    /** JSON pointer to the offending value. */
+    readonly pointer: string,
+    what: string,
+  ) {
+    super(`${pointer === '' ? 'the value' : pointer} is ${what}, which JSON cannot represent exactly`);
+  }
+}
+
+export function canonicalize(value: unknown): string {
+  return write(value, [], new Set());
+}
+
+function write(value: unknown, path: string[], open: Set<object>): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new CanonicalError(pointer(path), String(value));
+      // JSON.stringify prints ECMAScript's Number::toString, which is what JCS specifies (and -0 as 0).
+      return JSON.stringify(value);
+    case 'object':
+      if (value === null) return 'null';
+      return Array.isArray(value) ? writeArray(value, path, open) : writeObject(value, path, open);
+    default:
+      throw new CanonicalError(
+        pointer(path),
+        typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`,
+      );
+  }
+}
+
+function writeArray(items: unknown[], path: string[], open: Set<object>): string {
+  enter(items, path, open);
+  let out = '[';
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ',';
+    path.push(String(i));
+    out += write(items[i], path, open);
+    path.pop();
+  }
+  open.delete(items);
+  return `${out}]`;
+}
+
+function writeObject(obj: object, path: string[], open: Set<object>): string {
+  const proto = Object.getPrototypeOf(obj);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new CanonicalError(pointer(path), `a ${obj.constructor?.name ?? 'non-plain'} object`);
+  }
+  enter(obj, path, open);
+  const record = obj as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    path.push(key);
+    out += `${JSON.stringify(key)}:${write(member, path, open)}`;
+    path.pop();
+  }
+  open.delete(obj);
+  return `${out}}`;
+}
+
+function enter(container: object, path: string[], open: Set<object>): void {
+  if (open.has(container)) throw new CanonicalError(pointer(path), 'a cycle');
+  open.add(container);
+}
+
+/** RFC 6901 JSON pointer. */
+export function pointer(path: readonly string[]): string {
+  return path.map((p) => `/${p.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
