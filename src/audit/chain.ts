@@ -1,0 +1,64 @@
+/**
+ * The hash chain. A record's `hash` is sha256 (hex) over the canonical JSON of the record
+ * without its `hash` member; its `prev` is the previous record's hash (GENESIS for the first).
+ * `prev` is inside the hashed text, so each hash commits to the whole history before it.
+ */
+import { hash as digest } from 'node:crypto';
+import { canonicalize } from './canonical.js';
+import { type DecisionRecord, FORMAT_VERSION, type UnchainedRecord } from './record.js';
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return digest('sha256', data, 'hex');
+}
+
+/** The hash a record must carry, by the definition above. */
+export function recordHash(record: Omit<DecisionRecord, 'hash'>): string {
+  return sha256Hex(canonicalize(record));
+}
+
+export interface SealedRecord {
+  record: DecisionRecord;
+  /** The JSON Lines line, without its newline: the canonical JSON of the whole record. */
+  line: string;
+}
+
+/** Gives a record its place in the chain. */
+export function seal(body: UnchainedRecord, at: { seq: number; prev: string; ts: string }): SealedRecord {
+  const unhashed = { ...body, v: FORMAT_VERSION, seq: at.seq, ts: at.ts, prev: at.prev } as Omit<
+    DecisionRecord,
+    'hash'
+  >;
+  const record = { ...unhashed, hash: recordHash(unhashed) } as DecisionRecord;
+  return { record, line: canonicalize(record) };
+}
+
+const HASH_KEY = Buffer.from('"hash":"');
+/** `"hash":"` + 64 hex digits + `",` */
+const HASH_MEMBER_LENGTH = HASH_KEY.length + 64 + 2;
+const scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
+
+/**
+ * The fast way to check a written line: sha256 over the line's bytes with the top-level
+ * `"hash":"…",` member cut out. For a canonical line that is exactly the canonical JSON of
+ * the record without `hash` (removing one member from a canonical object leaves the
+ * canonical object without it; `hash` is never first or last, `decision` sorts before it and
+ * `id` after). The first `"hash":"` in a canonical v1 line is the top-level member: a quote
+ * inside a string is always escaped, every object that sorts before `hash` has a fixed set of
+ * keys, and `request` (the only free-form object) sorts after it.
+ *
+ * Returns undefined when the line does not have that shape; the caller then falls back to
+ * parsing and canonicalizing, which is the definition.
+ */
+export function lineHash(line: Buffer): { claimed: string; actual: string } | undefined {
+  const at = line.indexOf(HASH_KEY);
+  if (at <= 0) return undefined;
+  const end = at + HASH_MEMBER_LENGTH;
+  if (end > line.length || line[end - 2] !== 0x22 || line[end - 1] !== 0x2c) return undefined;
+  const claimed = line.toString('latin1', at + HASH_KEY.length, end - 2);
+  const size = line.length - HASH_MEMBER_LENGTH;
+  if (scratch.buf.length < size) scratch.buf = Buffer.allocUnsafe(Math.max(size, scratch.buf.length * 2));
+  // One contiguous buffer and a one-shot hash: measurably faster than two update() calls.
+  line.copy(scratch.buf, 0, 0, at);
+  line.copy(scratch.buf, at, end);
+  return { claimed, actual: sha256Hex(scratch.buf.subarray(0, size)) };
+}

@@ -1,0 +1,203 @@
+/**
+ * An inter-process lock around "read the tail, append a line": toolgate's Claude Code hook
+ * runs as a fresh process per tool call, so several processes append to one log at once.
+ *
+ * The lock is a file created with O_CREAT|O_EXCL (atomic on local filesystems) holding its
+ * owner's pid, host and a random nonce. A waiter backs off with jittered exponential sleeps
+ * (1 ms doubling to 50 ms), never spinning. A lock is stale when its owner is on this host and
+ * no longer running, or when it is older than `staleMs` (an owner on another host, a reused
+ * pid, a creator that died before writing its name). Breaking a stale lock is itself
+ * serialized by a short-lived `.break` file and re-checks, under it, that the lock is still
+ * the very file judged stale, so two waiters cannot both break it and end up both holding it.
+ * The owner keeps its lock file open and, right before writing, checks that the file at the
+ * path is still that one (same inode; it cannot be reused while open).
+ *
+ * Known limits: NFS and other filesystems without atomic O_EXCL are not supported; an owner
+ * paused for longer than `staleMs` (SIGSTOP, a debugger) can lose its lock and, in the instant
+ * between its last check and its write, race the next owner; a crashed breaker leaves a
+ * `.break` file that waiters remove after 5 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuditError } from './error.js';
+
+export interface LockOptions {
+  /** Give up waiting after this many milliseconds. Default 30 s. */
+  timeoutMs?: number;
+  /** A lock held longer than this is stale whatever its owner looks like. Default 30 s. */
+  staleMs?: number;
+}
+
+interface Owner {
+  pid: number;
+  host: string;
+  nonce: string;
+  since: number;
+}
+
+const BREAK_STALE_MS = 5_000;
+
+export class FileLock {
+  private constructor(
+    readonly path: string,
+    /** Kept open while held: the inode cannot be reused while we hold it, so it identifies our file. */
+    private fd: number | undefined,
+  ) {}
+
+  static async acquire(path: string, options: LockOptions = {}): Promise<FileLock> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const staleMs = options.staleMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    let lastLook = 0;
+    const nonce = randomBytes(12).toString('hex');
+    for (let attempt = 0; ; attempt++) {
+      const owner: Owner = { pid: process.pid, host: HOST, nonce, since: Date.now() };
+      const fd = tryCreate(path, JSON.stringify(owner), true);
+      if (fd !== undefined) return new FileLock(path, fd);
+      // Looking at the owner costs three syscalls and waiters poll often: look now and then.
+      const now = Date.now();
+      if (now - lastLook < LOOK_EVERY_MS && now < deadline) {
+        await backoff(attempt);
+        continue;
+      }
+      lastLook = now;
+      const seen = inspect(path);
+      if (seen === undefined) continue; // released between our attempt and our look: try again now
+      if (isStale(seen, staleMs) && breakStale(path, seen)) continue;
+      if (now >= deadline) {
+        const who = seen.owner
+          ? `pid ${seen.owner.pid} on ${seen.owner.host}`
+          : 'a process that has not written its name yet';
+        throw new AuditError('lock-timeout', `${path} is held by ${who}; gave up after ${timeoutMs} ms`);
+      }
+      await backoff(attempt);
+    }
+  }
+
+  /** Whether the lock file is still ours (it may have been broken as stale while we worked). */
+  holds(): boolean {
+    if (this.fd === undefined) return false;
+    try {
+      const ours = fstatSync(this.fd);
+      const there = statSync(this.path);
+      return ours.ino === there.ino && ours.dev === there.dev;
+    } catch {
+      return false;
+    }
+  }
+
+  release(): void {
+    if (this.fd === undefined) return;
+    try {
+      // If it was broken as stale, the file there now is someone else's: not ours to remove.
+      if (this.holds()) unlinkSync(this.path);
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+}
+
+const LOOK_EVERY_MS = 50;
+const HOST = hostname();
+
+/**
+ * Full jitter, the ceiling doubling from 1 ms to 50 ms: a waiter behind one short hold gets in
+ * within a few ms, and 30 waiters do not hammer the directory while one of them writes.
+ */
+function backoff(attempt: number): Promise<void> {
+  const cap = Math.min(50, 2 ** Math.min(attempt, 6));
+  return sleep(1 + Math.random() * cap);
+}
+
+/** The open descriptor when `keep`, else closes it; undefined when the file exists. */
+function tryCreate(path: string, content: string, keep: boolean): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw new AuditError('io', `cannot create lock ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    writeSync(fd, content);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  if (keep) return fd;
+  closeSync(fd);
+  return -1;
+}
+
+interface Seen {
+  ino: number;
+  mtimeMs: number;
+  content: string;
+  owner?: Owner;
+}
+
+function inspect(path: string): Seen | undefined {
+  try {
+    const st = statSync(path);
+    const content = readFileSync(path, 'utf8');
+    const seen: Seen = { ino: st.ino, mtimeMs: st.mtimeMs, content };
+    const owner = parseOwner(content);
+    if (owner !== undefined) seen.owner = owner;
+    return seen;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AuditError('io', `cannot read lock ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function parseOwner(content: string): Owner | undefined {
+  try {
+    const o = JSON.parse(content) as Partial<Owner>;
+    if (
+      typeof o.pid === 'number' &&
+      typeof o.host === 'string' &&
+      typeof o.nonce === 'string' &&
+      typeof o.since === 'number'
+    ) {
+      return o as Owner;
+    }
+  } catch {}
+  return undefined;
+}
+
+function isStale(seen: Seen, staleMs: number): boolean {
+  const since = seen.owner?.since ?? seen.mtimeMs;
+  if (Date.now() - since > staleMs) return true;
+  return seen.owner !== undefined && seen.owner.host === HOST && !isRunning(seen.owner.pid);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+  }
+}
+
+/** False when another waiter is breaking it right now (the caller then backs off). */
+function breakStale(path: string, seen: Seen): boolean {
+  const breaker = `${path}.break`;
+  if (tryCreate(breaker, String(process.pid), false) === undefined) {
+    // A breaker that died leaves its file behind.
+    try {
+      if (Date.now() - statSync(breaker).mtimeMs > BREAK_STALE_MS) unlinkSync(breaker);
+    } catch {}
+    return false;
+  }
+  try {
+    const now = inspect(path);
+    if (now !== undefined && now.ino === seen.ino && now.content === seen.content) unlinkSync(path);
+  } finally {
+    unlinkSync(breaker);
+  }
+  return true;
+}
