@@ -146,7 +146,7 @@ async function walk(
       bad = {
         ok: false,
         kind: c.problem.kind,
-        message: `line ${n}: ${c.problem.message}`,
+        message: c.problem.message,
         line: n,
         verified: count,
       };

@@ -7,6 +7,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
     load: async () => (await import('./classify.js')).classifyCommand,
   },
+  verify: {
+    summary: "check a decision log's hash chain; name the first bad record",
+    load: async () => (await import('./verify.js')).verifyCommand,
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,95 @@
+import type { KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { verifyingKeyOf } from '../audit/checkpoint.js';
+import { describe } from '../audit/error.js';
+import { type VerifyResult, verifyLog } from '../audit/verify.js';
+import { parseCliArgs } from './args.js';
+import type { CliIO } from './io.js';
+import { UsageError } from './io.js';
+
+const HELP = `usage: toolgate verify LOG [--checkpoint FILE] [--public-key FILE] [--deep] [--json]
+
+Checks that a decision log's hash chain is intact. If it is not, names the first bad record
+and what is wrong with it: edited, inserted, removed, reordered, truncated, not-json,
+newer-version (or missing, empty, checkpoint). Reads only; never writes anything.
+
+  --checkpoint FILE   the log's checkpoint: without it, records cut off the end go unnoticed
+  --public-key FILE   Ed25519 public key (PEM): the checkpoint must carry a valid signature
+  --deep              also check every record is a well-formed v1 record in canonical form
+  --json              print the result as JSON
+
+Exit status: 0 intact; 1 not intact or cannot be verified; 2 usage errors.
+`;
+
+export async function verifyCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCliArgs(argv, {
+    checkpoint: { type: 'string' },
+    'public-key': { type: 'string' },
+    deep: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'missing LOG' : 'give exactly one LOG');
+  if (values['public-key'] !== undefined && values.checkpoint === undefined) {
+    throw new UsageError('--public-key verifies a checkpoint: give --checkpoint too');
+  }
+  const log = resolve(io.cwd, positionals[0]!);
+  const checkpointPath = values.checkpoint === undefined ? undefined : resolve(io.cwd, values.checkpoint);
+  const publicKey =
+    values['public-key'] === undefined ? undefined : await readKey(resolve(io.cwd, values['public-key']));
+
+  const result = await verifyLog(log, {
+    ...(checkpointPath !== undefined && { checkpointPath }),
+    ...(publicKey !== undefined && { publicKey }),
+    deep: values.deep === true,
+  });
+  if (values.json) io.stdout.write(`${JSON.stringify({ log, ...result })}\n`);
+  else report(io, positionals[0]!, result, checkpointPath !== undefined);
+  return result.ok ? 0 : 1;
+}
+
+async function readKey(path: string): Promise<KeyObject> {
+  let pem: string;
+  try {
+    pem = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --public-key ${path}: ${describe(err)}`);
+  }
+  try {
+    return verifyingKeyOf(pem);
+  } catch (err) {
+    throw new UsageError(`--public-key ${path}: ${describe(err)}`);
+  }
+}
+
+function report(io: CliIO, log: string, result: VerifyResult, withCheckpoint: boolean): void {
+  if (!result.ok) {
+    const where =
+      result.line === undefined
+        ? ''
+        : ` at line ${result.line}${result.seq === undefined ? '' : ` (seq ${result.seq})`}`;
+    io.stderr.write(`toolgate verify: ${log}: ${result.kind}${where}: ${result.message}\n`);
+    if (result.line !== undefined) io.stderr.write(`  ${result.verified} record(s) before it verified\n`);
+    return;
+  }
+  io.stdout.write(`${log}: intact, ${result.count} record(s), head ${result.head}\n`);
+  const cp = result.checkpoint;
+  if (cp !== undefined) {
+    const signature = cp.verified
+      ? 'signature verified'
+      : cp.signed
+        ? 'signed, signature not checked (no --public-key)'
+        : 'not signed';
+    io.stdout.write(`checkpoint: ${cp.count} record(s) at ${cp.ts}, ${signature}\n`);
+    if (cp.beyond > 0)
+      io.stderr.write(`warning: ${cp.beyond} record(s) after the checkpoint are not covered by it\n`);
+  } else if (!withCheckpoint) {
+    io.stderr.write('note: no --checkpoint: records cut off the end of the log cannot be detected\n');
+  }
+}

@@ -1,0 +1,211 @@
+import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalize } from '../../src/audit/canonical.js';
+import { main } from '../../src/cli/toolgate.js';
+import { readLines, tempDir, writeLines, writeLog } from '../audit/fixtures/sample.js';
+
+const t = tempDir();
+afterAll(() => t.cleanup());
+let n = 0;
+let dir = '';
+
+beforeEach(async () => {
+  dir = join(t.dir, String(++n));
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(dir);
+});
+
+async function toolgate(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (d) => out.push(String(d)));
+  stderr.on('data', (d) => err.push(String(d)));
+  const code = await main(['verify', ...argv], {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: {},
+    cwd: dir,
+    isTTY: false,
+  });
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+/** The directory's files and their bytes, to prove verify wrote, moved and locked nothing. */
+function snapshot(): Record<string, string> {
+  return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
+}
+
+describe('toolgate verify', () => {
+  it('exits 0 and prints the count and head of an intact log', async () => {
+    const records = await writeLog(join(dir, 'log.jsonl'), 5, { checkpointPath: join(dir, 'log.cp') });
+    const r = await toolgate('log.jsonl', '--checkpoint', 'log.cp');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain(`log.jsonl: intact, 5 record(s), head ${records[4]!.hash}`);
+    expect(r.stdout).toContain('checkpoint: 5 record(s) at');
+  });
+
+  it('notes that without a checkpoint a cut-off tail would go unnoticed', async () => {
+    await writeLog(join(dir, 'log.jsonl'), 2);
+    const r = await toolgate('log.jsonl');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/no --checkpoint/);
+  });
+
+  it('prints JSON with --json', async () => {
+    const records = await writeLog(join(dir, 'log.jsonl'), 3);
+    const r = await toolgate('log.jsonl', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      log: join(dir, 'log.jsonl'),
+      ok: true,
+      count: 3,
+      head: records[2]!.hash,
+    });
+  });
+
+  it('exits 1 naming the first bad record and what is wrong', async () => {
+    const log = join(dir, 'log.jsonl');
+    await writeLog(log, 6);
+    const lines = readLines(log);
+    lines.splice(3, 1);
+    writeLines(log, lines);
+    const r = await toolgate('log.jsonl');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/log\.jsonl: removed at line 4 \(seq 5\): record seq 4 is missing/);
+    expect(r.stderr).toMatch(/3 record\(s\) before it verified/);
+    const json = await toolgate('log.jsonl', '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      kind: 'removed',
+      line: 4,
+      seq: 5,
+      verified: 3,
+    });
+  });
+
+  it('finds a cut-off tail through the checkpoint', async () => {
+    const log = join(dir, 'log.jsonl');
+    await writeLog(log, 6, { checkpointPath: join(dir, 'log.cp') });
+    writeLines(log, readLines(log).slice(0, 4));
+    const r = await toolgate('log.jsonl', '--checkpoint', 'log.cp');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /truncated at line 5: the checkpoint .* counts 6 records but the log ends after 4/,
+    );
+  });
+
+  it('checks a signed checkpoint with --public-key, and rejects a forged one', async () => {
+    const keys = generateKeyPairSync('ed25519');
+    writeFileSync(join(dir, 'key.pub'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
+    await writeLog(join(dir, 'log.jsonl'), 4, {
+      checkpointPath: join(dir, 'log.cp'),
+      signingKey: keys.privateKey,
+    });
+    const good = await toolgate('log.jsonl', '--checkpoint', 'log.cp', '--public-key', 'key.pub');
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/signature verified/);
+
+    const cp = JSON.parse(readFileSync(join(dir, 'log.cp'), 'utf8'));
+    writeFileSync(join(dir, 'log.cp'), canonicalize({ ...cp, count: 3 }));
+    const forged = await toolgate('log.jsonl', '--checkpoint', 'log.cp', '--public-key', 'key.pub');
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toMatch(/checkpoint: .*does not verify with the given public key/);
+  });
+
+  describe('on bad input: a clear message, exit 1, and nothing written', () => {
+    it.each([
+      ['a missing log', () => {}, /missing: .*nope\.jsonl does not exist/, 'nope.jsonl'],
+      [
+        'an empty log',
+        () => writeFileSync(join(dir, 'log.jsonl'), ''),
+        /empty: .*is empty: it holds no records/,
+        'log.jsonl',
+      ],
+      [
+        'a log from a newer version',
+        () => writeFileSync(join(dir, 'log.jsonl'), '{"v":2,"seq":1,"anything":"new"}\n'),
+        /newer-version at line 1 \(seq 1\): the record is format v2, written by a newer toolgate/,
+        'log.jsonl',
+      ],
+      [
+        'a corrupt line',
+        () => writeFileSync(join(dir, 'log.jsonl'), '{"v":1,"seq":1,\n'),
+        /not-json at line 1: the line is not JSON/,
+        'log.jsonl',
+      ],
+    ])('%s', async (_what, prepare, message, file) => {
+      prepare();
+      const before = snapshot();
+      const r = await toolgate(file);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(snapshot()).toEqual(before);
+    });
+
+    it('a log with a torn last line (the bytes stay as they are)', async () => {
+      const log = join(dir, 'log.jsonl');
+      await writeLog(log, 3);
+      writeFileSync(log, readFileSync(log).subarray(0, -10));
+      const before = snapshot();
+      const r = await toolgate('log.jsonl');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/truncated at line 3: line 3 is incomplete/);
+      expect(snapshot()).toEqual(before);
+    });
+  });
+
+  describe('usage errors exit 2', () => {
+    it.each([
+      [[]],
+      [['a.jsonl', 'b.jsonl']],
+      [['log.jsonl', '--public-key', 'key.pub']],
+      [['log.jsonl', '--bogus']],
+      [['log.jsonl', '--checkpoint']],
+    ])('%j', async (argv) => {
+      const r = await toolgate(...argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^toolgate verify: /);
+    });
+
+    it('an unreadable or unusable public key', async () => {
+      await writeLog(join(dir, 'log.jsonl'), 1, { checkpointPath: join(dir, 'log.cp') });
+      expect((await toolgate('log.jsonl', '--checkpoint', 'log.cp', '--public-key', 'none.pem')).code).toBe(
+        2,
+      );
+      writeFileSync(
+        join(dir, 'rsa.pem'),
+        generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }),
+      );
+      const r = await toolgate('log.jsonl', '--checkpoint', 'log.cp', '--public-key', 'rsa.pem');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/Ed25519/);
+    });
+  });
+
+  it('prints its help with --help', async () => {
+    const r = await toolgate('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^usage: toolgate verify LOG/);
+  });
+
+  it('sets the exit status of the real command', async () => {
+    const log = join(dir, 'log.jsonl');
+    await writeLog(log, 2);
+    const entry = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+    const run = () =>
+      spawnSync(process.execPath, ['--import', 'tsx', entry, 'verify', log], { encoding: 'utf8' });
+    expect(run()).toMatchObject({ status: 0, stdout: expect.stringMatching(/intact, 2 record\(s\)/) });
+    writeFileSync(log, readFileSync(log, 'utf8').replace('"cwd":"/w"', '"cwd":"/W"'));
+    expect(run()).toMatchObject({ status: 1, stderr: expect.stringMatching(/edited at line 1/) });
+  });
+});
