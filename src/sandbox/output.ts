@@ -1,14 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { describeThrown, type SandboxError, sandboxError } from './error.js';
+import { SpillFile } from './spill-file.js';
+
+export { removeSpill } from './spill-file.js';
 
 /**
- * Output of a sandboxed process: stdout and stderr, interleaved as they arrive, go straight to
- * a spill file in a private temp directory. Memory holds only a bounded head and tail (about
- * 4 bytes per inline character each, enough for any UTF-8), and the file stream applies
- * backpressure to the pipes, so a process that writes a gigabyte costs disk, not memory.
+ * Output of a sandboxed process: stdout and stderr, interleaved as they arrive. Memory holds
+ * only a bounded head and tail (about 4 bytes per inline character each, enough for any UTF-8);
+ * everything past the head streams to a spill file (spill-file.ts) with backpressure on the
+ * pipes, so a process that writes a gigabyte costs disk, not memory.
  *
  * What the model gets: everything inline when it fits in `maxOutputChars`; otherwise an excerpt
  * that fits (the head for a success; head and tail for a failure, where the error is usually at
@@ -35,8 +34,6 @@ export interface OutputLimits {
   maxOutputBytes: number;
 }
 
-const SPILL_PREFIX = 'toolgate-out-';
-
 export class OutputCapture {
   private readonly headCap: number;
   private readonly tailCap: number;
@@ -47,37 +44,26 @@ export class OutputCapture {
   private stored = 0;
   private seen = 0;
   private capped = false;
-  private waitingForDrain = false;
   private readonly streams: Readable[] = [];
   private readonly ended: Promise<void>[] = [];
   private overflowListener: (() => void) | undefined;
+  private readonly spill: SpillFile;
 
-  private constructor(
+  constructor(
     private readonly limits: OutputLimits,
-    private readonly dir: string,
-    private readonly file: fs.WriteStream,
-    private onOutput: ((chunk: Buffer, stream: StreamName) => void) | undefined,
+    private onOutput?: (chunk: Buffer, stream: StreamName) => void,
   ) {
     const perSide = Math.max(4 * limits.maxOutputChars, 1024);
     this.headCap = perSide;
     this.tailCap = perSide;
-  }
-
-  static async create(
-    limits: OutputLimits,
-    onOutput?: (chunk: Buffer, stream: StreamName) => void,
-  ): Promise<OutputCapture | SandboxError> {
-    try {
-      const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), SPILL_PREFIX));
-      const file = fs.createWriteStream(path.join(dir, 'output.txt'), { mode: 0o600, flags: 'wx' });
-      await new Promise<void>((resolve, reject) => {
-        file.once('open', () => resolve());
-        file.once('error', reject);
-      });
-      return new OutputCapture(limits, dir, file, onOutput);
-    } catch (err) {
-      return sandboxError('internal', `cannot create the output spill file: ${describeThrown(err)}`);
-    }
+    this.spill = new SpillFile(
+      () => {
+        for (const s of this.streams) s.pause();
+      },
+      () => {
+        for (const s of this.streams) s.resume();
+      },
+    );
   }
 
   /** Called once, when the hard cap is reached: the owner should kill the writer. */
@@ -114,7 +100,7 @@ export class OutputCapture {
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
     if (kept.length > 0) {
       this.stored += kept.length;
-      this.keepHead(kept);
+      const inHead = this.keepHead(kept);
       this.keepTail(kept);
       if (this.onOutput) {
         try {
@@ -124,14 +110,10 @@ export class OutputCapture {
           this.onOutput = undefined;
         }
       }
-      if (!this.file.write(kept) && !this.waitingForDrain) {
-        this.waitingForDrain = true;
-        for (const s of this.streams) s.pause();
-        this.file.once('drain', () => {
-          this.waitingForDrain = false;
-          for (const s of this.streams) s.resume();
-        });
-      }
+      // Until output outgrows the head, the head *is* the output; past it, the file starts
+      // with the head and continues with everything after.
+      if (this.spill.started) this.spill.write(kept);
+      else if (inHead < kept.length) this.spill.write(Buffer.concat([...this.head, kept.subarray(inHead)]));
     }
     if (chunk.length > room) {
       this.capped = true;
@@ -141,11 +123,14 @@ export class OutputCapture {
     }
   }
 
-  private keepHead(chunk: Buffer): void {
-    if (this.headBytes >= this.headCap) return;
+  /** Keeps the start of the output; returns how many bytes of `chunk` it took. */
+  private keepHead(chunk: Buffer): number {
+    if (this.headBytes >= this.headCap) return 0;
     const part = chunk.subarray(0, this.headCap - this.headBytes);
+    // Copied: a small slice must not pin a whole pipe-read buffer for the life of the run.
     this.head.push(Buffer.from(part));
     this.headBytes += part.length;
+    return part.length;
   }
 
   private keepTail(chunk: Buffer): void {
@@ -160,26 +145,29 @@ export class OutputCapture {
   }
 
   /**
-   * Closes the spill file and builds what the model sees. `failed` picks the excerpt shape.
-   * When everything fits inline, the spill file is removed at once.
+   * Builds what the model sees and closes the spill file. `failed` picks the excerpt shape.
+   * The spill file exists only when the inline text is an excerpt.
    */
   async finish(failed: boolean): Promise<CapturedOutput> {
-    await new Promise<void>((resolve) => this.file.end(resolve));
-    const spillPath = path.join(this.dir, 'output.txt');
     const max = this.limits.maxOutputChars;
-    const whole = this.stored <= this.headCap ? Buffer.concat(this.head).toString('utf8') : undefined;
-    if (whole !== undefined && whole.length <= max && !this.capped) {
-      await this.discard();
-      return { inline: whole, truncated: false, totalBytes: this.seen, capped: false };
-    }
     const headText = Buffer.concat(this.head).toString('utf8');
+    if (!this.spill.started && headText.length <= max && !this.capped) {
+      return { inline: headText, truncated: false, totalBytes: this.seen, capped: false };
+    }
+    // Everything fit in the head but not inline (e.g. many short characters): save it too.
+    if (!this.spill.started) this.spill.write(Buffer.concat(this.head));
+    await this.spill.close();
+    const spillPath = this.spill.path;
+    const where = spillPath
+      ? `full output in ${spillPath}`
+      : `the full output could not be saved (${this.spill.failure})`;
     const tailText = decodeTail(Buffer.concat(this.tail));
     const capNote = this.capped
       ? ` the output passed the ${this.limits.maxOutputBytes}-byte limit and was cut there;`
       : '';
     let inline: string;
     if (failed) {
-      const marker = `\n… [${this.seen} bytes in total;${capNote} middle omitted; full output in ${spillPath}] …\n`;
+      const marker = `\n… [${this.seen} bytes in total;${capNote} middle omitted; ${where}] …\n`;
       const budget = max - marker.length;
       inline =
         budget > 1
@@ -188,26 +176,19 @@ export class OutputCapture {
             safeSliceEnd(tailText, Math.floor(budget / 2))
           : safeSlice(headText, max);
     } else {
-      const marker = `\n… [${this.seen} bytes in total;${capNote} full output in ${spillPath}]`;
+      const marker = `\n… [${this.seen} bytes in total;${capNote} ${where}]`;
       const budget = max - marker.length;
       inline = budget > 0 ? safeSlice(headText, budget) + marker : safeSlice(headText, max);
     }
-    return { inline, truncated: true, totalBytes: this.seen, capped: this.capped, spillPath };
+    const result: CapturedOutput = { inline, truncated: true, totalBytes: this.seen, capped: this.capped };
+    if (spillPath && this.spill.failure === undefined) result.spillPath = spillPath;
+    return result;
   }
 
-  /** Removes the spill directory (for calls that never produced a result). */
-  async discard(): Promise<void> {
-    if (!this.file.closed) await new Promise<void>((resolve) => this.file.end(resolve));
-    await fs.promises.rm(this.dir, { recursive: true, force: true });
+  /** Removes the spill file (for calls that never produced a result). */
+  discard(): Promise<void> {
+    return this.spill.remove();
   }
-}
-
-/** Removes a spill file handed out in a result, and its private directory. */
-export async function removeSpill(spillPath: string): Promise<void> {
-  const dir = path.dirname(spillPath);
-  // Only ever delete what this module created.
-  if (path.dirname(dir) !== os.tmpdir() || !path.basename(dir).startsWith(SPILL_PREFIX)) return;
-  await fs.promises.rm(dir, { recursive: true, force: true });
 }
 
 /** A tail buffer may start inside a UTF-8 sequence; skip the continuation bytes. */

@@ -80,16 +80,37 @@ function scan(runId: string, pgid: number | undefined): Found[] {
   } catch {
     return [];
   }
+  // Most scans happen after the group is gone; then one read per process (its environment)
+  // is enough, and the status is read only for the few that carry the tag.
+  const groupAlive = pgid !== undefined && groupExists(pgid);
   const found: Found[] = [];
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
-    const stat = readStat(pid);
+    let stat: StatLine | undefined;
+    let inGroup = false;
+    if (groupAlive) {
+      stat = readStat(pid);
+      inGroup = stat?.pgrp === pgid;
+      if (!inGroup && !carriesTag(pid, tag)) continue;
+    } else {
+      if (!carriesTag(pid, tag)) continue;
+      stat = readStat(pid);
+    }
     if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
-    const inGroup = pgid !== undefined && stat.pgrp === pgid;
-    if (inGroup || carriesTag(pid, tag)) found.push({ pid, command: readCommand(pid), inGroup });
+    found.push({ pid, command: readCommand(pid), inGroup });
   }
   return found;
+}
+
+/** Whether any process is in the group (signal 0 only checks). */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {

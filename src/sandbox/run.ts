@@ -100,12 +100,8 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
       env.TMPDIR = '/tmp';
   }
 
-  const output = await OutputCapture.create(profile, request.onOutput);
-  if ('kind' in output) return output;
-  if (signal?.aborted) {
-    await output.discard();
-    return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
-  }
+  if (signal?.aborted) return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
+  const output = new OutputCapture(profile, request.onOutput);
 
   let child: ChildProcess;
   try {
@@ -144,22 +140,31 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   signal?.addEventListener('abort', onAbort, { once: true });
   output.onOverflow(() => stop('output'));
 
-  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  const exit = await exited;
+  clearTimeout(timer);
+  signal?.removeEventListener('abort', onAbort);
+  // Whatever the way out, nothing of this run stays alive: wait for a stop in progress, then
+  // sweep for stragglers. One sweep is provably empty: when bwrap exits on its own, its init
+  // has exited, and the kernel reports that only after it has killed and reaped everything
+  // else in the PID namespace.
+  const namespaceGone = isolation.use === 'bwrap' && stopReason === undefined && exit.signal === null;
+  const outcomes = [
+    ...(stopping ? [await stopping] : []),
+    ...(namespaceGone ? [] : [await terminateRun({ runId, pgid, graceMs })]),
+  ];
   const killed = new Map<number, KilledProcess>();
-  try {
-    exit = await exited;
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-    // Whatever the way out (even an internal failure), nothing of this run stays alive.
-    const outcomes = [...(stopping ? [await stopping] : []), await terminateRun({ runId, pgid, graceMs })];
-    for (const outcome of outcomes) {
-      for (const p of outcome.killed) killed.set(p.pid, p);
-      for (const p of outcome.survivors) notes.push(`Process ${p.pid} (${p.command}) could not be killed.`);
-    }
+  for (const outcome of outcomes) {
+    for (const p of outcome.killed) killed.set(p.pid, p);
+    for (const p of outcome.survivors) notes.push(`Process ${p.pid} (${p.command}) could not be killed.`);
   }
 
-  const drained = await Promise.race([output.drained().then(() => true), sleep(graceMs).then(() => false)]);
+  const giveUp = new AbortController();
+  const drained = await Promise.race([
+    output.drained().then(() => true),
+    sleep(graceMs, false, { signal: giveUp.signal }).catch(() => false),
+  ]);
+  // A pending timer would keep a short-lived process (the CLI) alive for the grace period.
+  giveUp.abort();
   if (!drained) {
     output.detach();
     notes.push('A process outside the run still held the output open; reading stopped when the run ended.');

@@ -1,16 +1,19 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { OutputCapture, removeSpill } from '../../src/sandbox/output.js';
 
+/** Writes the chunks alternately to stdout and stderr (or all to stdout with `oneStream`). */
 async function capture(
   maxOutputChars: number,
   maxOutputBytes: number,
   chunks: (string | Buffer)[],
   failed = false,
+  oneStream = false,
 ) {
-  const made = await OutputCapture.create({ maxOutputChars, maxOutputBytes });
-  if ('kind' in made) throw new Error(made.message);
+  const made = new OutputCapture({ maxOutputChars, maxOutputBytes });
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let overflows = 0;
@@ -19,17 +22,23 @@ async function capture(
   });
   made.attach(stdout, 'stdout');
   made.attach(stderr, 'stderr');
-  for (const [i, c] of chunks.entries()) (i % 2 === 0 ? stdout : stderr).write(c);
+  for (const [i, c] of chunks.entries()) (oneStream || i % 2 === 0 ? stdout : stderr).write(c);
   stdout.end();
   stderr.end();
   await made.drained();
   return { result: await made.finish(failed), overflows };
 }
 
+function spillDirs(): string[] {
+  return fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('toolgate-out-'));
+}
+
 describe('OutputCapture', () => {
   it('returns small output inline, interleaved, and leaves no spill file', async () => {
+    const before = spillDirs();
     const { result } = await capture(100, 1000, ['out ', 'err ', 'out']);
     expect(result).toEqual({ inline: 'out err out', truncated: false, totalBytes: 11, capped: false });
+    expect(spillDirs()).toEqual(before);
   });
 
   it('for a success: a head preview and the spill path, within maxOutputChars', async () => {
@@ -78,10 +87,29 @@ describe('OutputCapture', () => {
     await removeSpill(result.spillPath!);
   });
 
+  it('saves output that fits in memory but not inline', async () => {
+    const text = 'x'.repeat(150);
+    const { result } = await capture(100, 10_000, [text]);
+    expect(result.truncated).toBe(true);
+    expect(fs.readFileSync(result.spillPath!, 'utf8')).toBe(text);
+    await removeSpill(result.spillPath!);
+  });
+
+  // Within one stream order is exact; between stdout and stderr it is only as exact as the
+  // moments the two pipes are read, as with any two pipes.
+  it('keeps the order of a stream when the spill file starts in the middle of a chunk', async () => {
+    const chunks = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(4, '0')}:${'y'.repeat(995)}\n`);
+    const { result } = await capture(300, 1_000_000, chunks, false, true);
+    expect(fs.readFileSync(result.spillPath!, 'utf8')).toBe(chunks.join(''));
+    await removeSpill(result.spillPath!);
+  });
+
   it('removeSpill deletes only spill directories it created', async () => {
-    fs.writeFileSync('/tmp/toolgate-not-a-spill.txt', 'keep');
-    await removeSpill('/tmp/toolgate-not-a-spill.txt');
-    expect(fs.existsSync('/tmp/toolgate-not-a-spill.txt')).toBe(true);
-    fs.rmSync('/tmp/toolgate-not-a-spill.txt');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-out-'));
+    const other = path.join(dir, 'not-output.txt');
+    fs.writeFileSync(other, 'keep');
+    await removeSpill(other);
+    expect(fs.existsSync(other)).toBe(true);
+    fs.rmSync(dir, { recursive: true });
   });
 });
