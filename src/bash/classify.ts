@@ -21,6 +21,7 @@ export function analyzeBash(command: string): LineAnalysis {
         commands: [],
         functions: new Set(),
         taintedNames: new Set(),
+        variables: new Map(),
         arithmeticNames: new Set(),
         promptExpansions: [],
         indirectExpansions: [],

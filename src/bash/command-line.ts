@@ -64,6 +64,13 @@ export interface SimpleCommand {
   readonly end: number;
 }
 
+export interface VariableValues {
+  /** The static values assigned. */
+  readonly values: ReadonlySet<string>;
+  /** Also assigned something only known at run time (read, command output, ...). */
+  readonly dynamic: boolean;
+}
+
 export interface CommandLine {
   readonly source: string;
   /** Every simple command, in source order, including those inside substitutions and bodies. */
@@ -72,6 +79,8 @@ export interface CommandLine {
   readonly functions: ReadonlySet<string>;
   /** Variables the line assigns from anything other than an integer literal. */
   readonly taintedNames: ReadonlySet<string>;
+  /** Every variable the line assigns, with the values it can take (when the line shows them). */
+  readonly variables: ReadonlyMap<string, VariableValues>;
   /** Variables whose values bash evaluates as arithmetic (where array subscripts run code). */
   readonly arithmeticNames: ReadonlySet<string>;
   /** Names used in `${x@P}` (prompt expansion runs command substitutions in the value). */

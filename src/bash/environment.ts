@@ -64,19 +64,24 @@ export type VariableRisk =
   | { kind: 'harmless' }
   /** The value is a command the program will run. */
   | { kind: 'code' }
-  /** It changes what runs in a way the line does not show (LD_PRELOAD, PATH, GIT_CONFIG_*, ...). */
-  | { kind: 'influence'; why: string };
+  /**
+   * It changes what runs in a way the line does not show. `loadsCode`: it can make the program
+   * run arbitrary code (LD_PRELOAD, PATH, BASH_ENV, GIT_CONFIG_*, TAR_OPTIONS, ...).
+   */
+  | { kind: 'influence'; why: string; loadsCode: boolean };
 
 /** What handing `name=value` to a program can do. */
 export function variableRisk(name: string, value: string | undefined): VariableRisk {
   if (HARMLESS_EXACT.has(name) || name.startsWith('LC_')) return { kind: 'harmless' };
+  // bash never imports IFS from the environment; as a prefix it only changes how `read` splits.
+  if (name === 'IFS') return { kind: 'harmless' };
   if (CODE_VARIABLES.has(name)) {
     if (value !== undefined && HARMLESS_PAGER_VALUES.has(value.trim()) && name.endsWith('PAGER')) {
       return { kind: 'harmless' };
     }
     return { kind: 'code' };
   }
-  return { kind: 'influence', why: influence(name) };
+  return { kind: 'influence', why: influence(name), loadsCode: isSensitiveShellVariable(name) };
 }
 
 function influence(name: string): string {

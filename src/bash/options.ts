@@ -52,6 +52,9 @@ export interface ParseOptions {
   readonly dangerous?: ReadonlySet<string>;
 }
 
+/** Decides whether a word whose start is only known at run time could be an option. */
+export type OptionRisk = (word: Word) => boolean;
+
 const tableCache = new WeakMap<readonly string[], OptionTable>();
 
 export function optionTable(specs: readonly string[]): OptionTable {
@@ -76,6 +79,7 @@ export function parseOptions(
   words: readonly Word[],
   table: OptionTable,
   opts: ParseOptions = {},
+  mayBeOption: OptionRisk = (w) => w.dynamicStart,
 ): ParsedArgs {
   const permute = opts.permute ?? true;
   const options: ParsedOption[] = [];
@@ -94,12 +98,18 @@ export function parseOptions(
     const v = w.value;
     if (w.dynamicStart) {
       // `$x` or `*.txt` could be `-o file` at run time.
-      dynamicOptions.push(w);
+      if (mayBeOption(w)) dynamicOptions.push(w);
       if (!permute) {
         stop(i);
         break;
       }
       operands.push(w);
+      i++;
+      continue;
+    }
+    if (v.length > 1 && v[0] === '-' && w.expansions.length > 0 && !optionNameIsStatic(w)) {
+      // `-$X` or `--o$X`: the option itself is only known at run time.
+      dynamicOptions.push(w);
       i++;
       continue;
     }
@@ -239,6 +249,19 @@ function slice(w: Word, from: number): Word {
     expansions: w.expansions,
     dynamicStart: false,
   };
+}
+
+/** In `--name=$x` or `-n$x` the option is known and only its value is dynamic. */
+function optionNameIsStatic(w: Word): boolean {
+  const known = w.staticPrefix ?? 0;
+  const v = w.value;
+  if (v.startsWith('--')) {
+    const eq = v.indexOf('=');
+    return eq > 0 && eq < known;
+  }
+  // A short cluster: the letters must be static; a value may follow only after a letter that
+  // takes one, which the caller cannot know here, so require at least two static characters.
+  return known >= 2;
 }
 
 /** Whether any option with one of these ids was given. */

@@ -67,6 +67,7 @@ class Walker {
   private readonly problems: string[] = [];
   private readonly functions = new Set<string>();
   private readonly tainted = new Set<string>();
+  private readonly variables = new Map<string, { values: Set<string>; dynamic: boolean }>();
   private readonly arithmetic = new Set<string>();
   private readonly prompt: string[] = [];
   private readonly indirect: string[] = [];
@@ -88,11 +89,20 @@ class Walker {
       commands: this.commands,
       functions: this.functions,
       taintedNames: this.tainted,
+      variables: this.variables,
       arithmeticNames: this.arithmetic,
       promptExpansions: this.prompt,
       indirectExpansions: this.indirect,
       problems: this.problems,
     };
+  }
+
+  /** Records a value a variable takes; undefined means one the line does not show. */
+  private assign(name: string, value: Word | undefined): void {
+    let v = this.variables.get(name);
+    if (v === undefined) this.variables.set(name, (v = { values: new Set(), dynamic: false }));
+    if (value === undefined || isDynamic(value)) v.dynamic = true;
+    else v.values.add(value.value);
   }
 
   problem(reason: string): void {
@@ -293,17 +303,23 @@ class Walker {
     let variable: string | undefined;
     let numeric = true;
     let sawIn = false;
+    const words: Word[] = [];
     for (const child of node.children) {
       if (child.type === 'variable_name') variable = this.text(child);
       else if (child.type === 'in') sawIn = true;
       else if (child.type === 'do_group') this.branching(() => this.statements(child.children, ctx));
       else if (child.named && child.type !== 'comment') {
         const w = this.word(child, ctx);
+        words.push(w);
         if (isDynamic(w) || !/^-?\d+$/.test(w.value)) numeric = false;
       }
     }
     // `for x; do` iterates over "$@", which the line does not show.
     if (variable !== undefined && (!numeric || !sawIn)) this.tainted.add(variable);
+    if (variable !== undefined) {
+      if (!sawIn) this.assign(variable, undefined);
+      for (const w of words) this.assign(variable, w);
+    }
   }
 
   private cStyleFor(node: SyntaxNode, ctx: Context): void {
@@ -420,8 +436,10 @@ class Walker {
         case 'comment':
           break;
         case 'subshell':
-          this.problem('unsupported subshell inside a command');
-          this.statements(child.children, ctx);
+          // tree-sitter reads `time ( ... )` as a command with a subshell argument.
+          if (argv.length !== 1 || argv[0]!.value !== 'time')
+            this.problem('unsupported subshell inside a command');
+          this.isolatedCwd(() => this.statements(child.children, ctx));
           break;
         default:
           if (!child.named && !ARGUMENT_TOKENS.has(child.type)) {
@@ -452,7 +470,10 @@ class Walker {
 
   private taintName(text: string): void {
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text);
-    if (m) this.tainted.add(m[0]);
+    if (m) {
+      this.tainted.add(m[0]);
+      this.assign(m[0], undefined);
+    }
   }
 
   private trackCd(argv: readonly Word[]): void {
@@ -499,6 +520,7 @@ class Walker {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
       if (m && !w.value.startsWith('-') && !assignments.some((a) => a.name === m[1] && isInteger(a.value))) {
         this.tainted.add(m[1]!);
+        if (!assignments.some((a) => a.name === m[1])) this.assign(m[1]!, this.literalWord(''));
       }
     }
     this.push('declaration', argv, assignments, [], node, ctx);
@@ -579,6 +601,7 @@ class Walker {
     // A prefix assignment (`X=1 cmd`) is only seen by that command; it still taints the name
     // for arithmetic in that command's arguments, which bash expands before running it.
     if (!isInteger(value) || append || subscript !== undefined || prefix) this.tainted.add(name);
+    this.assign(name, append ? undefined : value);
     return subscript === undefined ? { name, value, append } : { name, subscript, value, append };
   }
 
@@ -639,8 +662,12 @@ class Walker {
         }
         case 'heredoc_body':
           body = this.text(child);
-          // An unquoted heredoc expands its body: substitutions in it run.
-          if (!quoted) this.expandInto(new WordBuilder(), child, ctx);
+          // An unquoted heredoc expands its body: substitutions in it run. tree-sitter leaves
+          // some bodies (`<<-`) unparsed; read those as the double-quoted text they behave like.
+          if (!quoted) {
+            if (child.children.length > 0) this.expandInto(new WordBuilder(), child, ctx);
+            else if (/[$`]/.test(body)) this.reparse(`: "${body.replace(/(?<!\\)"/g, '\\"')}"`, child, ctx);
+          }
           break;
         case 'heredoc_end':
           break;
@@ -749,16 +776,26 @@ class Walker {
   /** An expansion: its value is unknown, and any commands inside it run. */
   private expandInto(b: WordBuilder, node: SyntaxNode, ctx: Context): void {
     switch (node.type) {
-      case 'simple_expansion':
-        b.expansion('variable', this.text(node));
-        for (const c of node.children) if (c.type === 'variable_name') this.variableUse(this.text(c));
+      case 'simple_expansion': {
+        const name = node.children.find(
+          (c) => c.type === 'variable_name' || c.type === 'special_variable_name',
+        );
+        b.expansion('variable', this.text(node), { kind: 'variable', name: name ? this.text(name) : '?' });
         return;
-      case 'expansion':
-        b.expansion('variable', this.text(node));
+      }
+      case 'expansion': {
+        const simple = /^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])\}$/.exec(this.text(node));
+        // `${x}` is `$x`; any operator (`${x:-y}`, `${x#y}`, `${!x}`) makes the start unknown.
+        b.expansion(
+          'variable',
+          this.text(node),
+          simple ? { kind: 'variable', name: simple[1]! } : { kind: 'variable', name: '?' },
+        );
         this.parameterExpansion(node, ctx);
         return;
+      }
       case 'command_substitution':
-        b.expansion('command', this.text(node));
+        b.expansion('command', this.text(node), { kind: 'command', text: this.substitutionHead(node) });
         this.substitution(node, ctx);
         return;
       case 'process_substitution':
@@ -794,6 +831,13 @@ class Walker {
         this.problem(`unsupported expansion "${node.type}"`);
         b.expansion('variable', this.text(node));
     }
+  }
+
+  /** The first command of a substitution as text (`git merge-base HEAD main`), for judging its output. */
+  private substitutionHead(node: SyntaxNode): string {
+    const inner = node.children.filter((c) => c.named);
+    if (inner.length !== 1 || inner[0]!.type !== 'command') return '';
+    return this.text(inner[0]!);
   }
 
   private substitution(node: SyntaxNode, ctx: Context): void {
@@ -838,6 +882,10 @@ class Walker {
       }
       for (const f of inner.functions) this.functions.add(f);
       for (const t of inner.taintedNames) this.tainted.add(t);
+      for (const [n, v] of inner.variables) {
+        if (v.dynamic) this.assign(n, undefined);
+        for (const value of v.values) this.assign(n, this.literalWord(value));
+      }
       for (const a of inner.arithmeticNames) this.arithmetic.add(a);
       this.prompt.push(...inner.promptExpansions);
       this.indirect.push(...inner.indirectExpansions);
@@ -850,10 +898,18 @@ class Walker {
     const children = node.children;
     let name: string | undefined;
     let sawOperator = false;
+    let substring = false;
     for (let i = 0; i < children.length; i++) {
       const c = children[i]!;
+      if (c.type === ':' && name !== undefined) substring = true;
+      if (substring && c.named && c.type !== 'variable_name' && c.type !== 'special_variable_name') {
+        this.arithmeticExpression(c, ctx);
+        continue;
+      }
       if (c.type === 'variable_name' || c.type === 'special_variable_name') {
         if (name === undefined) name = this.text(c);
+        // `${x:offset:length}`: offset and length are arithmetic, where a name's value is evaluated.
+        else if (substring) this.arithmetic.add(this.text(c));
         continue;
       }
       if (c.type === '!' && name === undefined && !sawOperator) {
@@ -884,7 +940,10 @@ class Walker {
     }
     if (name !== undefined) {
       this.variableUse(name);
-      if (sawOperator && children.some((c) => c.type === ':=' || c.type === '=')) this.tainted.add(name);
+      if (sawOperator && children.some((c) => c.type === ':=' || c.type === '=')) {
+        this.tainted.add(name);
+        this.assign(name, undefined);
+      }
     }
   }
 

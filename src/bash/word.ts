@@ -14,7 +14,17 @@ export interface Word {
   readonly expansions: readonly ExpansionKind[];
   /** Whether the run-time value may begin with characters the line does not show (e.g. `-o`). */
   readonly dynamicStart: boolean;
+  /** How many characters at the start of `value` are known before run time. */
+  readonly staticPrefix?: number;
+  /** What the word starts with when it starts with an expansion. */
+  readonly leading?: Leading;
 }
+
+/** The expansion a dynamic word starts with: a variable (by name), a command substitution (its text), or a pattern. */
+export type Leading =
+  | { readonly kind: 'variable'; readonly name: string }
+  | { readonly kind: 'command'; readonly text: string }
+  | { readonly kind: 'glob' | 'brace' | 'tilde' | 'arithmetic' | 'process' };
 
 export function isDynamic(word: Word): boolean {
   return word.expansions.length > 0;
@@ -29,6 +39,11 @@ export function staticWord(value: string): Word {
   return { value, raw: value, expansions: [], dynamicStart: false };
 }
 
+/** A word only known at run time (placeholders for what a program fills in). */
+export function dynamicWord(text: string, leading: Leading = { kind: 'variable', name: '_' }): Word {
+  return { value: text, raw: text, expansions: ['variable'], dynamicStart: true, staticPrefix: 0, leading };
+}
+
 /**
  * Builds words piece by piece. Each piece is either literal text that bash treats as quoted
  * (no globbing, no brace or tilde expansion), literal text that is "active" (unquoted), or an
@@ -40,6 +55,8 @@ export class WordBuilder {
   private active: boolean[] = [];
   private kinds = new Set<ExpansionKind>();
   private firstIsDynamic: boolean | undefined;
+  private firstExpansionAt: number | undefined;
+  private lead: Leading | undefined;
 
   literal(text: string, unquoted: boolean): void {
     if (text.length === 0) return;
@@ -48,8 +65,12 @@ export class WordBuilder {
     for (let i = 0; i < text.length; i++) this.active.push(unquoted);
   }
 
-  expansion(kind: ExpansionKind, sourceText: string): void {
-    if (this.firstIsDynamic === undefined) this.firstIsDynamic = true;
+  expansion(kind: ExpansionKind, sourceText: string, leading?: Leading): void {
+    if (this.firstIsDynamic === undefined) {
+      this.firstIsDynamic = true;
+      this.lead = leading ?? (kind === 'variable' || kind === 'command' ? undefined : { kind });
+    }
+    this.firstExpansionAt ??= this.value.length;
     this.kinds.add(kind);
     this.value += sourceText;
     for (let i = 0; i < sourceText.length; i++) this.active.push(false);
@@ -61,12 +82,26 @@ export class WordBuilder {
     // A glob or brace at the very start can expand to a word starting with "-".
     const startsWithPattern =
       patternKinds.length > 0 && this.active[0] === true && /^[*?[{]/.test(this.value);
-    return {
+    let staticPrefix = this.firstExpansionAt ?? this.value.length;
+    for (let i = 0; i < staticPrefix; i++) {
+      if (this.active[i] && '*?[{'.includes(this.value[i]!)) {
+        staticPrefix = i;
+        break;
+      }
+    }
+    const word: Word = {
       value: this.value,
       raw,
       expansions: [...this.kinds],
       dynamicStart: this.firstIsDynamic === true || startsWithPattern,
     };
+    if (this.kinds.size === 0) return word;
+    const leading: Leading | undefined = startsWithPattern
+      ? { kind: this.value[0] === '{' ? 'brace' : 'glob' }
+      : this.firstIsDynamic
+        ? this.lead
+        : undefined;
+    return leading === undefined ? { ...word, staticPrefix } : { ...word, staticPrefix, leading };
   }
 
   /** Globs, brace expansion and tilde expansion only happen on unquoted characters. */

@@ -63,7 +63,8 @@ const trapSpec: CommandSpec = {
     if (first === undefined || /^-[lp]+$/.test(first.value)) return;
     if (first.value === '-' || (literal(first) === '' && args.length > 1)) return;
     if (args.length === 1 && /^\d+$/.test(first.value)) return;
-    sink.runScript(first, 'trap');
+    // Like `bash -c`, trap's job is to run the shell code it is given.
+    sink.runScript(first, 'trap', { shown: true });
   },
 };
 
@@ -159,7 +160,7 @@ const testSpec: CommandSpec = {
           }
           for (const m of side.raw.matchAll(/\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g)) {
             if (ctx.line.taintedNames.has(m[1]!)) {
-              sink.notUnderstood(
+              sink.opaque(
                 `[[ ${op} ]] evaluates ${m[1]}, whose value this line sets: a subscript in it can run code`,
               );
             }

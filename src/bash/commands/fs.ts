@@ -279,8 +279,6 @@ function remover(options: readonly string[], verb: string): CommandSpec {
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, { options, anyOption: true });
       for (const w of parsed.operands) sink.remove(w, `${ctx.name} ${verb} ${w.raw}`);
-      if (parsed.operands.length === 0 && ctx.extraArgs)
-        sink.remove(dynamic('(arguments from xargs)'), `${ctx.name} ${verb} files named at run time`);
     },
   };
 }
@@ -365,6 +363,7 @@ function permissions(options: readonly string[], leadingOperands: number): Comma
         sink.write(w, 'attributes', `${ctx.name} changes the permissions or owner of ${w.raw}`);
       if (recursive)
         sink.change(`${ctx.name} -R changes every file below ${targets.map((t) => t.raw).join(' ')}`, true);
+      else if (ctx.repeated) sink.change(`${ctx.name} runs for every file found, across a whole tree`, true);
     },
   };
 }

@@ -223,7 +223,10 @@ const remote: Analyzer = (ctx, sink) => {
   }
   if (sub === 'update' || sub === 'prune')
     return sink.network(`${ctx.name} ${sub} fetches from remotes`, sub === 'prune');
-  sink.change(`${ctx.name} ${sub} changes the repository's remotes`, sub === 'remove' || sub === 'rm');
+  sink.change(
+    `${ctx.name} ${sub} changes the repository's remotes`,
+    /^(remove|rm|set-url|rename)$/.test(sub),
+  );
 };
 
 const config: Analyzer = (ctx, sink) => {

@@ -1,3 +1,4 @@
+import { wordMayBeOption } from '../option-risk.js';
 import type { Word } from '../word.js';
 import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from './spec.js';
 
@@ -249,7 +250,7 @@ const find: CommandSpec = {
     const starts: Word[] = [];
     while (i < args.length) {
       const w = args[i]!;
-      if (w.dynamicStart) {
+      if (wordMayBeOption(w, ctx.line)) {
         sink.notUnderstood(`find: "${w.raw}" is only known at run time and could be an expression`);
         i++;
         continue;
@@ -267,7 +268,7 @@ const find: CommandSpec = {
     while (i < args.length) {
       const w = args[i]!;
       const v = w.value;
-      if (w.dynamicStart) {
+      if (wordMayBeOption(w, ctx.line)) {
         sink.notUnderstood(`find: "${w.raw}" is only known at run time and could be an action`);
         i++;
         continue;
@@ -302,7 +303,7 @@ const find: CommandSpec = {
         while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
         const inner = args.slice(i + 1, end);
         sink.notUnderstood(`find -${name} runs a command for every file it finds`);
-        if (inner.length > 0) sink.run(inner, `find -${name}`);
+        if (inner.length > 0) sink.run(inner, `find -${name}`, { repeated: true });
         if (name === 'ok' || name === 'okdir') sink.notUnderstood(`find -${name} asks on the terminal`);
         i = end + 1;
       } else {
@@ -361,7 +362,10 @@ const fd: CommandSpec = {
       if (attached) inner = [{ ...flag, value: attached }, ...inner];
       sink.notUnderstood(`${ctx.name} ${flag.raw} runs a command for every file it finds`);
       if (inner.length > 0)
-        sink.run(inner, `${ctx.name} -x`, { extraArgs: !inner.some((w) => w.value.includes('{')) });
+        sink.run(inner, `${ctx.name} -x`, {
+          extraArgs: !inner.some((w) => w.value.includes('{')),
+          repeated: true,
+        });
     }
   },
 };

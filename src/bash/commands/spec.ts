@@ -1,4 +1,5 @@
 import type { CommandLine, SimpleCommand } from '../command-line.js';
+import { wordMayBeOption } from '../option-risk.js';
 import {
   type OptionTable,
   optionTable,
@@ -31,7 +32,7 @@ export interface EffectSink {
   write(target: Word, how: WriteHow, why: string): void;
   remove(target: Word, why: string): void;
   /** A command the line shows, run by this one (wrappers, xargs, find -exec). */
-  run(argv: readonly Word[], via: string, opts?: { extraArgs?: boolean }): void;
+  run(argv: readonly Word[], via: string, opts?: RunOptions): void;
   /**
    * Shell code written on the line, run by this one. `shown` is for programs whose job is to
    * run a script (bash -c, watch): the line stays read-only when the script is. Anything else
@@ -53,6 +54,13 @@ export interface EffectSink {
   exportVariable(name: string, value: Word): void;
 }
 
+export interface RunOptions {
+  /** The program adds arguments at run time (xargs, fd -x). */
+  readonly extraArgs?: boolean;
+  /** The command runs once per file found (find -exec, xargs): its effects spread over a tree. */
+  readonly repeated?: boolean;
+}
+
 export interface ScriptOptions {
   readonly shown?: boolean;
   readonly appendsArgs?: boolean;
@@ -67,6 +75,8 @@ export interface CommandContext {
   readonly line: CommandLine;
   /** True when more arguments are appended at run time (under xargs). */
   readonly extraArgs: boolean;
+  /** Run once per file found (find -exec, xargs, fd -x). */
+  readonly repeated?: boolean;
 }
 
 export type Analyzer = (ctx: CommandContext, sink: EffectSink) => void;
@@ -115,7 +125,7 @@ export interface Parsed extends ParsedArgs {
  */
 export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: OptionRules): Parsed {
   const { table, dangerous, parseOptions: parseOpts } = compile(rules);
-  const parsed = parseOptions(ctx.args, table, parseOpts);
+  const parsed = parseOptions(ctx.args, table, parseOpts, (w) => wordMayBeOption(w, ctx.line));
   const who = ctx.name;
   if (!rules.anyOption) {
     for (const u of parsed.unknown) sink.notUnderstood(`${who}: unknown option ${u}`);
@@ -131,7 +141,6 @@ export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: Optio
     for (const w of parsed.dynamicOptions) {
       sink.notUnderstood(`${who}: "${w.raw}" is only known at run time and could be an option`);
     }
-    if (ctx.extraArgs) sink.notUnderstood(`${who}: arguments appended at run time could be options`);
   }
   for (const o of parsed.options) {
     const effect = rules.effects?.[o.id];

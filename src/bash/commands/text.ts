@@ -1,3 +1,4 @@
+import { wordMayBeOption } from '../option-risk.js';
 import type { Word } from '../word.js';
 import { scanAwkProgram } from './awk-program.js';
 import { scanSedScript } from './sed-script.js';
@@ -262,8 +263,6 @@ const tee: CommandSpec = {
       if (w.value === '/dev/null' || w.value === '/dev/stderr' || w.value === '/dev/stdout') continue;
       sink.write(w, append ? 'append' : 'overwrite', `tee ${append ? 'appends to' : 'writes'} ${w.raw}`);
     }
-    if (ctx.extraArgs)
-      sink.write(literalWord('(files named at run time)'), 'overwrite', 'tee writes files named at run time');
   },
 };
 
@@ -301,7 +300,7 @@ const jq: CommandSpec = {
       const w = args[i]!;
       const v = w.value;
       if (v === '--args' || v === '--jsonargs') break;
-      if (w.dynamicStart && !filterSeen) {
+      if (wordMayBeOption(w, ctx.line) && !filterSeen) {
         sink.notUnderstood(`jq: "${w.raw}" is only known at run time`);
         continue;
       }

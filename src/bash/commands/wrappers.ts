@@ -48,7 +48,7 @@ function wrapper(
         }
         return;
       }
-      sink.run(inner, ctx.name, { extraArgs: ctx.extraArgs });
+      sink.run(inner, ctx.name);
     },
   };
 }
@@ -142,7 +142,7 @@ const env: CommandSpec = {
       const eq = w.value.indexOf('=');
       sink.exportVariable(w.value.slice(0, eq), { ...w, value: w.value.slice(eq + 1) });
     }
-    if (operands.length > 0) sink.run(operands, 'env', { extraArgs: ctx.extraArgs });
+    if (operands.length > 0) sink.run(operands, 'env');
   },
 };
 
@@ -250,7 +250,7 @@ const xargs: CommandSpec = {
     if (SHELLS.has(name) || INTERPRETERS_RUN_ARGS.has(name)) {
       sink.notUnderstood(`xargs ${name} runs code with arguments only known at run time`);
     }
-    sink.run(inner, 'xargs', { extraArgs: !replace });
+    sink.run(inner, 'xargs', { extraArgs: !replace, repeated: true });
     if (replace) {
       for (const w of inner) {
         if (w.value.includes('{}') && inner.indexOf(w) === 0)

@@ -1,0 +1,69 @@
+import type { CommandLine } from './command-line.js';
+import type { Word } from './word.js';
+
+/**
+ * Whether a word only known at run time could turn into an option (`-o /etc/x`). The threat is
+ * the line, not the user's environment: a variable the line never sets comes from the
+ * environment and is trusted; one the line sets from data it does not show (`read`, a
+ * substitution, a glob over file names) is not. A substitution is trusted only when its command
+ * prints something that cannot start with a dash (a hash, a ref name, an absolute path).
+ */
+export function wordMayBeOption(word: Word, line: CommandLine): boolean {
+  if (!word.dynamicStart) return false;
+  const lead = word.leading;
+  if (lead === undefined) return true;
+  switch (lead.kind) {
+    case 'tilde':
+    case 'arithmetic':
+    case 'process':
+      return false;
+    case 'glob':
+    case 'brace':
+      return true;
+    case 'command':
+      return !printsNoDash(lead.text);
+    case 'variable':
+      return variableMayBeOption(lead.name, line);
+  }
+}
+
+function variableMayBeOption(name: string, line: CommandLine): boolean {
+  if (name === '?') return true;
+  // $? $$ $! $# are numbers, $0 the shell's name, $- its flags.
+  if (/^[?$!#0-]$/.test(name)) return false;
+  if (name === '_') return true;
+  if (/^([1-9][0-9]*|@|\*)$/.test(name)) return positionalMayBeOption(line);
+  const v = line.variables.get(name);
+  if (v === undefined) return false;
+  if (v.dynamic) return true;
+  for (const value of v.values) if (value.startsWith('-')) return true;
+  return false;
+}
+
+/** Positional parameters are what the line passes to its own functions (or `set --`). */
+function positionalMayBeOption(line: CommandLine): boolean {
+  for (const c of line.commands) {
+    const name = c.argv[0]?.value;
+    if (name === undefined) continue;
+    if (line.functions.has(name) || (name === 'set' && c.argv[1]?.value === '--')) {
+      if (c.argv.slice(1).some((w) => w.expansions.length > 0 || w.value.startsWith('-'))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Commands whose output cannot begin with a dash: object ids, ref and tag names (git refuses
+ * names starting with "-"), absolute paths, numbers, and paths under a static starting point.
+ */
+const SAFE_OUTPUT = [
+  /^git (rev-parse|merge-base|rev-list|describe|write-tree|hash-object|symbolic-ref)( |$)/,
+  /^git branch --show-current$/,
+  /^(pwd|whoami|id( -[ugnr]+)?|nproc|uname( -[a-z]+)?|hostname|mktemp( -d)?|realpath [^-]\S*|wc -[lcwm])( |$)/,
+  /^find (\.|\/|\w)[^ ]* /,
+];
+
+function printsNoDash(text: string): boolean {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return SAFE_OUTPUT.some((re) => re.test(t));
+}

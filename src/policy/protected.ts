@@ -1,0 +1,98 @@
+import { compileAbsolutePathGlob, type PathPattern } from './match/path.js';
+
+/**
+ * Paths whose contents decide what code runs later — on the next shell, the next `git`
+ * command, the next editor or agent start. A write there turns one allowed call into code
+ * execution outside every limit, so writes are refused unless the caller explicitly allows
+ * them. The list is the union of Claude Code's "protected paths" and its sandbox's mandatory
+ * write denials (research doc §2, §5.1, §5.2). The whole of `.git` is not on it: git itself has
+ * to write objects and refs; hooks and config are where code execution hides.
+ *
+ * Entries match at any depth (a nested repository or home directory is no safer), and a
+ * match on a directory covers its contents. The policy asks before such writes (bypass mode
+ * aside) and the sandbox refuses them at execution time: both read this one list.
+ */
+const ANYWHERE: readonly string[] = [
+  // git: hooks run on commit/checkout; config can name fsmonitor, pagers, filters.
+  '.git/hooks',
+  '.git/config',
+  '.gitconfig',
+  '.gitmodules',
+  '.config/git',
+  // Shell start-up files run on the next shell.
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.kshrc',
+  '.cshrc',
+  '.tcshrc',
+  '.login',
+  '.inputrc',
+  '.config/fish',
+  // Tool and editor configuration that runs commands or loads code.
+  '.npmrc',
+  '.ripgreprc',
+  '.vscode',
+  '.idea',
+  '.husky',
+  '.cargo',
+  '.devcontainer',
+  '.yarn',
+  '.mvn',
+  // Agent configuration: settings, hooks, commands, agents, MCP servers; and our own policy.
+  '.claude/!(worktrees)',
+  '.claude.json',
+  '.mcp.json',
+  '.toolgate',
+];
+
+/**
+ * A directory that holds `HEAD`, `objects` and `refs` is a bare repository to git, with its own
+ * config: creating them at the top of a workspace plants one (Claude Code protects these too).
+ */
+const AT_ROOT: readonly string[] = ['HEAD', 'objects', 'refs'];
+
+interface Entry {
+  label: string;
+  pattern: PathPattern;
+}
+
+let compiled: Entry[] | undefined;
+
+function entries(): Entry[] {
+  compiled ??= ANYWHERE.map((label) => ({
+    label: label.replace('/!(worktrees)', ''),
+    pattern: compileAbsolutePathGlob(`/**/${label}`),
+  }));
+  return compiled;
+}
+
+/** The protected entry `absolutePath` falls under (e.g. `.git/hooks`), or undefined. */
+export function protectedEntryOf(absolutePath: string, writableRoots: readonly string[]): string | undefined {
+  for (const entry of entries()) {
+    if (entry.pattern.matches(absolutePath)) return entry.label;
+  }
+  for (const root of writableRoots) {
+    for (const name of AT_ROOT) {
+      if (isInside(absolutePath, root === '/' ? `/${name}` : `${root}/${name}`)) return name;
+    }
+  }
+  return undefined;
+}
+
+function isInside(candidate: string, root: string): boolean {
+  if (root === '/') return candidate.startsWith('/');
+  return candidate === root || candidate.startsWith(`${root}/`);
+}
+
+/** The protected names, for documentation and for masking existing ones in the OS sandbox. */
+export function protectedNames(): { anywhere: readonly string[]; atRoot: readonly string[] } {
+  return { anywhere: entries().map((e) => e.label), atRoot: AT_ROOT };
+}
