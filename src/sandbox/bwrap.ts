@@ -39,15 +39,21 @@ const GLOB_MAGIC = /[*?[\]{}()!+@]/;
 
 export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
   const notes: string[] = [];
+  if (profile.readableRoots.length > 0) {
+    notes.push(
+      'readableRoots are enforced by path checks only; the OS sandbox shows the whole filesystem read-only, minus masked paths',
+    );
+  }
   const writable = profile.writableRoots.map(realOrSelf);
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   if (!profile.network) args.push('--tmpfs', '/run');
 
   const readMasks = concretePaths(profile.readDeny, 'readDeny', notes);
-  // A mask that contains a writable root goes first, so the root's bind punches through it.
+  // A mask that contains a writable root goes first, so the root's bind punches through it;
+  // it becomes read-only only at the end, because bwrap creates the mount points inside it.
   const around = readMasks.filter((m) => writable.some((root) => isInside(root, m.path)));
   const inside = readMasks.filter((m) => !around.includes(m));
-  for (const mask of around) args.push(...maskArgs(mask));
+  for (const mask of around) args.push('--tmpfs', mask.path);
 
   for (const root of writable) args.push('--bind', root, root);
   // What the private /tmp (and /run) hid but the call must still see. Only paths *under* them:
@@ -69,6 +75,8 @@ export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
     .map((root) => path.join(root, '.claude', 'worktrees'))
     .filter((p) => fs.existsSync(p) && readOnly.some((e) => e.path === path.dirname(p)));
   for (const dir of worktrees) args.push('--bind', dir, dir);
+
+  for (const mask of around) args.push('--remount-ro', mask.path);
 
   args.push('--unshare-pid', '--unshare-ipc');
   if (!profile.network) args.push('--unshare-net');

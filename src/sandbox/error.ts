@@ -13,6 +13,8 @@ export type SandboxErrorKind =
   | 'invalid-root'
   /** `os: required` and bubblewrap does not work on this machine. */
   | 'isolation-unavailable'
+  /** bubblewrap could not build this call's sandbox (a mount failed); the command did not run. */
+  | 'isolation-failed'
   /** The signal was already aborted before anything started. */
   | 'aborted'
   /** The process could not be started (e.g. the program does not exist). */

@@ -185,6 +185,11 @@ export class OutputCapture {
     return result;
   }
 
+  /** The start of the output as text (at most the in-memory head), without finishing. */
+  headText(): string {
+    return Buffer.concat(this.head).toString('utf8');
+  }
+
   /** Removes the spill file (for calls that never produced a result). */
   discard(): Promise<void> {
     return this.spill.remove();

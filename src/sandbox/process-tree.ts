@@ -29,16 +29,22 @@ export interface KilledProcess extends ProcessInfo {
 }
 
 interface StatLine {
-  state: string;
+  /** Zombie, or already inside exit(): it can never run user code again. */
+  dying: boolean;
   pgrp: number;
 }
+
+/** PF_EXITING in /proc/<pid>/stat's flags: set when the task enters do_exit(). */
+const PF_EXITING = 0x4;
 
 function readStat(pid: number): StatLine | undefined {
   try {
     const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name is in parentheses and may itself contain spaces and parentheses.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '?', pgrp: Number(fields[2]) };
+    const state = fields[0] ?? '?';
+    const dying = state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
+    return { dying, pgrp: Number(fields[2]) };
   } catch {
     return undefined;
   }
@@ -63,7 +69,7 @@ function carriesTag(pid: number, tag: Buffer): boolean {
   }
 }
 
-/** The live (not zombie) processes of a run: its process group and everything carrying its tag. */
+/** The live (not zombie, not exiting) processes of a run: its process group and everything carrying its tag. */
 export function findRunProcesses(runId: string, pgid?: number): ProcessInfo[] {
   return scan(runId, pgid).map(({ pid, command }) => ({ pid, command }));
 }
@@ -97,7 +103,7 @@ function scan(runId: string, pgid: number | undefined): Found[] {
       if (!carriesTag(pid, tag)) continue;
       stat = readStat(pid);
     }
-    if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
+    if (!stat || stat.dying) continue;
     found.push({ pid, command: readCommand(pid), inGroup });
   }
   return found;

@@ -144,14 +144,9 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   clearTimeout(timer);
   signal?.removeEventListener('abort', onAbort);
   // Whatever the way out, nothing of this run stays alive: wait for a stop in progress, then
-  // sweep for stragglers. One sweep is provably empty: when bwrap exits on its own, its init
-  // has exited, and the kernel reports that only after it has killed and reaped everything
-  // else in the PID namespace.
-  const namespaceGone = isolation.use === 'bwrap' && stopReason === undefined && exit.signal === null;
-  const outcomes = [
-    ...(stopping ? [await stopping] : []),
-    ...(namespaceGone ? [] : [await terminateRun({ runId, pgid, graceMs })]),
-  ];
+  // sweep for stragglers. Under bwrap too: bwrap exits as soon as its command does, while its
+  // init (and what is left in the namespace) is still being torn down.
+  const outcomes = [...(stopping ? [await stopping] : []), await terminateRun({ runId, pgid, graceMs })];
   const killed = new Map<number, KilledProcess>();
   for (const outcome of outcomes) {
     for (const p of outcome.killed) killed.set(p.pid, p);
@@ -168,6 +163,14 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   if (!drained) {
     output.detach();
     notes.push('A process outside the run still held the output open; reading stopped when the run ended.');
+  }
+  const setupFailure = isolation.use === 'bwrap' && exit.code === 1 ? bwrapSetupFailure(output) : undefined;
+  if (setupFailure !== undefined) {
+    await output.discard();
+    return sandboxError(
+      'isolation-failed',
+      `bubblewrap could not set up the sandbox (${setupFailure}); the command did not run.`,
+    );
   }
   const timedOut = stopReason === 'timeout';
   const aborted = stopReason === 'abort';
@@ -195,6 +198,17 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     durationMs: performance.now() - started,
     runId,
   };
+}
+
+/**
+ * bwrap reports a failed mount or chdir as one line `bwrap: ...` and exit code 1, before the
+ * command is ever executed. A command that prints exactly that itself is misread as a setup
+ * failure, which only turns its own failure into an error that says so.
+ */
+function bwrapSetupFailure(output: OutputCapture): string | undefined {
+  const text = output.headText();
+  const match = /^bwrap: ([^\n]*)\n?$/.exec(text);
+  return match?.[1];
 }
 
 function commandOf(request: RunRequest): string[] | SandboxError {

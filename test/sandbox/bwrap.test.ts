@@ -175,6 +175,37 @@ describe.skipIf(!probe.available)(`inside bubblewrap (${probe.reason ?? probe.pa
     expect(r.notes.join(' ')).toContain('/**/*.pem');
   });
 
+  it('masks a denied directory that contains the workspace, and the workspace stays usable', async () => {
+    const parent = fs.realpathSync(fs.mkdtempSync(path.join(outside, 'home-')));
+    const project = path.join(parent, 'project');
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(parent, 'secret.txt'), 'SECRET');
+    const r = await run({
+      script: `exec 2>&1; cat ${parent}/secret.txt || echo no-secret; echo ok > out.txt && cat out.txt`,
+      cwd: project,
+      profile: profileFor([project], { os: 'required', readDeny: [`${parent}/**`] }),
+    });
+    expect(r.output.inline).not.toContain('SECRET');
+    expect(r.output.inline).toContain('no-secret');
+    expect(r.output.inline).toMatch(/ok\n$/);
+    expect(fs.readFileSync(path.join(project, 'out.txt'), 'utf8')).toBe('ok\n');
+  });
+
+  it('reports a sandbox that bwrap cannot build as a typed error; the command never runs', async () => {
+    const sub = path.join(outside, 'sub');
+    fs.mkdirSync(sub);
+    const marker = path.join(ws, 'marker');
+    // The cwd lies inside a masked directory, so bwrap cannot chdir into it.
+    const result = await runSandboxed({
+      script: `touch ${marker}`,
+      cwd: sub,
+      profile: profileFor([ws], { os: 'required', readDeny: [`${outside}/**`] }),
+    });
+    expect(result).toMatchObject({ ok: false, kind: 'isolation-failed' });
+    expect(!result.ok && result.message).toMatch(/bubblewrap could not set up the sandbox \(.*chdir/i);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   it('keeps existing protected paths in the workspace read-only, and the rest of .git writable', async () => {
     fs.mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
     fs.writeFileSync(path.join(ws, '.git', 'config'), '[core]\n');

@@ -49,12 +49,17 @@ export function profileFor(writableRoots: string[], overrides: Partial<SandboxPr
   };
 }
 
-/** Whether a pid is a live process (zombies are dead: they only wait to be reaped). */
+/**
+ * Whether a pid is a live process. Zombies are dead (they only wait to be reaped), and so is a
+ * task inside exit() (PF_EXITING, 0x4 in the stat flags): it can never run user code again.
+ * A PID namespace's init, for one, stays in that state until the kernel has reaped the rest.
+ */
 export function isAlive(pid: number): boolean {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0];
+    return state !== 'Z' && state !== 'X' && (Number(fields[6]) & 0x4) === 0;
   } catch {
     return false;
   }
