@@ -67,26 +67,43 @@ function writeArray(items: unknown[], path: string[], open: Set<object>): string
 }
 
 function writeObject(obj: object, path: string[], open: Set<object>): string {
+  return `{${members(obj, path, open)
+    .map((m) => m.text)
+    .join(',')}}`;
+}
+
+/** One member of an object in canonical form: `text` is `"key":value`. */
+export interface CanonicalMember {
+  key: string;
+  text: string;
+}
+
+/**
+ * The canonical members of an object, in canonical order: `{` + their texts joined by `,` +
+ * `}` is its canonical JSON. Lets a caller write an object with and without a member from
+ * one serialization.
+ */
+export function canonicalMembers(obj: object): CanonicalMember[] {
+  return members(obj, [], new Set());
+}
+
+function members(obj: object, path: string[], open: Set<object>): CanonicalMember[] {
   const proto = Object.getPrototypeOf(obj);
   if (proto !== Object.prototype && proto !== null) {
     throw new CanonicalError(pointer(path), `a ${obj.constructor?.name ?? 'non-plain'} object`);
   }
   enter(obj, path, open);
   const record = obj as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let out = '{';
-  let first = true;
-  for (const key of keys) {
+  const out: CanonicalMember[] = [];
+  for (const key of Object.keys(record).sort()) {
     const member = record[key];
     if (member === undefined) continue;
-    if (!first) out += ',';
-    first = false;
     path.push(key);
-    out += `${JSON.stringify(key)}:${write(member, path, open)}`;
+    out.push({ key, text: `${JSON.stringify(key)}:${write(member, path, open)}` });
     path.pop();
   }
   open.delete(obj);
-  return `${out}}`;
+  return out;
 }
 
 function enter(container: object, path: string[], open: Set<object>): void {

@@ -2,9 +2,10 @@
  * What one line of the log says about itself, before it is compared with its neighbours:
  * a self-consistent record (its hash matches its content), or what is wrong with it.
  */
-import { canonicalize } from './canonical.js';
-import { lineHash, recordHash } from './chain.js';
-import { FORMAT_VERSION, HEX64, RecordSchema } from './record.js';
+import { isUtf8 } from 'node:buffer';
+import { type CanonicalMember, canonicalMembers } from './canonical.js';
+import { lineHash, sha256Hex } from './chain.js';
+import { FORMAT_VERSION, RecordSchema } from './record.js';
 
 /** The members the chain is checked with. */
 export interface Link {
@@ -50,7 +51,9 @@ function fastLink(line: Buffer): Link | undefined {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   if (r.v !== FORMAT_VERSION || r.hash !== hashed.claimed) return undefined;
   if (typeof r.seq !== 'number' || !Number.isSafeInteger(r.seq) || r.seq < 1) return undefined;
-  if (typeof r.prev !== 'string' || !HEX64.test(r.prev)) return undefined;
+  // Not checked for being hex here (a regex per record is measurable): a prev that is not the
+  // previous record's hash breaks the chain, and diagnose() takes it from there.
+  if (typeof r.prev !== 'string') return undefined;
   return { seq: r.seq, prev: r.prev, hash: r.hash };
 }
 
@@ -87,11 +90,15 @@ function fullCheck(line: Buffer): LineCheck {
   if (obj.v !== FORMAT_VERSION)
     return problem('not-json', 'the line is JSON but not a decision record (no valid "v")', at);
   if (typeof obj.hash !== 'string') return problem('not-json', 'the record has no "hash"', at);
-  const { hash, ...unhashed } = obj;
+  // One serialization gives both the hashed text (without `hash`) and the whole line.
+  const members = canonicalMembers(obj);
+  const join = (ms: CanonicalMember[]) => `{${ms.map((m) => m.text).join(',')}}`;
+
   // The content is compared with its hash before its shape: a one-byte edit that also breaks
   // the schema (e.g. "allow" -> "allox") is an edit, not a stray line.
-  if (recordHash(unhashed as never) !== hash)
+  if (sha256Hex(join(members.filter((m) => m.key !== 'hash'))) !== obj.hash) {
     return problem('edited', 'the content does not match its hash', at);
+  }
   const shape = RecordSchema.safeParse(obj);
   if (!shape.success) {
     const issue = shape.error.issues[0];
@@ -102,7 +109,7 @@ function fullCheck(line: Buffer): LineCheck {
       at,
     );
   }
-  if (!line.equals(Buffer.from(canonicalize(obj)))) {
+  if (!isUtf8(line) || text !== join(members)) {
     return problem(
       'edited',
       'the line was re-serialized: its content matches its hash but it is not in canonical form',

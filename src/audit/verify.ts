@@ -26,7 +26,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { type CheckpointRead, type KeyInput, readCheckpoint, verifyingKeyOf } from './checkpoint.js';
 import { type BreakKind, diagnose, type Located } from './diagnose.js';
 import { describe } from './error.js';
-import { checkLine, type LineProblem } from './line.js';
+import { checkLine, type LineProblem, type Link } from './line.js';
 import { readLines } from './reader.js';
 import { GENESIS } from './record.js';
 
@@ -127,8 +127,9 @@ async function walk(
 ): Promise<VerifyResult> {
   let count = 0;
   let prev = GENESIS;
-  // The last WINDOW good records, as a ring (only read when the chain breaks).
-  const recent: Located[] = [];
+  // The last WINDOW good records and their lines, as a ring (only read when the chain breaks).
+  const recent: Link[] = new Array(WINDOW);
+  const recentLines = new Int32Array(WINDOW);
   let breakAt: Located | undefined;
   const after: Located[] = [];
   let bad: VerifyFailure | undefined;
@@ -161,13 +162,14 @@ async function walk(
     count++;
     prev = link.hash;
     if (count === cpCount) hashAtCheckpoint = link.hash;
-    recent[count % WINDOW] = { ...link, line: n };
+    recent[count % WINDOW] = link;
+    recentLines[count % WINDOW] = n;
     return true;
   });
 
   if (bad !== undefined) return bad;
   if (breakAt !== undefined) {
-    const before = ringInOrder(recent, count);
+    const before = ringInOrder(recent, recentLines, count);
     const finding = diagnose({ at: breakAt, expected: { seq: count + 1, prev }, before, after });
     return {
       ok: false,
@@ -219,9 +221,10 @@ async function walk(
   return ok;
 }
 
-function ringInOrder(ring: Located[], count: number): Located[] {
+function ringInOrder(links: Link[], lines: Int32Array, count: number): Located[] {
   const out: Located[] = [];
-  for (let c = Math.max(1, count - WINDOW + 1); c <= count; c++) out.push(ring[c % WINDOW]!);
+  for (let c = Math.max(1, count - WINDOW + 1); c <= count; c++)
+    out.push({ ...links[c % WINDOW]!, line: lines[c % WINDOW]! });
   return out;
 }
 
