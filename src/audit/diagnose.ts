@@ -170,6 +170,6 @@ export function diagnose({ at: r, expected, before, after }: BreakContext): Find
   return find(
     'inserted',
     r,
-    `seq goes backwards (seq ${r.seq} at line ${r.line}, after seq ${e - 1}) and the record links to no record of the log`,
+    `seq goes backwards (seq ${r.seq} at line ${r.line}, after seq ${e - 1}) and it links to no record near it: a copy of an older record, or a forgery`,
   );
 }
