@@ -4,6 +4,7 @@
  * refuses anything that could not be written exactly.
  */
 import type { Decision } from '../policy/decision.js';
+import { parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 import { CanonicalError, canonicalize } from './canonical.js';
 import { AuditError } from './error.js';
@@ -61,14 +62,15 @@ export function toUnchainedRecord(entry: Entry, ctx: EntryContext): UnchainedRec
       tool: request.tool,
       input: input as UnchainedRecord['request']['input'],
       cwd: request.cwd,
-      ...(request.mode !== undefined && { mode: request.mode }),
+      // 'bypass' is an alias of 'bypassPermissions' wherever a mode is read; the record uses one spelling.
+      ...(request.mode !== undefined && { mode: parseMode(request.mode) ?? request.mode }),
     },
     decision: {
       behavior: decision.behavior,
       decidedBy: decision.decidedBy,
       ...(rule !== undefined && { rule }),
       reason: decision.reason,
-      mode: decision.mode,
+      mode: parseMode(decision.mode) ?? decision.mode,
       facts: {
         readOnly: decision.facts.readOnly,
         concurrencySafe: decision.facts.concurrencySafe,

@@ -124,8 +124,10 @@ function tryCreate(path: string, content: string, keep: boolean): number | undef
   try {
     writeSync(fd, content);
   } catch (err) {
+    // A lock file without an owner would stall everyone until it went stale.
     closeSync(fd);
-    throw err;
+    unlinkSync(path);
+    throw new AuditError('io', `cannot write lock ${path}: ${(err as Error).message}`, { cause: err });
   }
   if (keep) return fd;
   closeSync(fd);

@@ -159,7 +159,7 @@ export class DecisionLog {
         this.head !== undefined && this.head.ino === st.ino && this.head.size === st.size
           ? this.head
           : this.readHead(fd, st.ino, st.size);
-      let prev = head.seq === 0 ? GENESIS : head.hash;
+      let prev = head.hash;
       let seq = head.seq;
       const sealed: SealedRecord[] = bodies.map((body) => {
         const s = seal(body, { seq: ++seq, prev, ts: new Date().toISOString() });
@@ -180,6 +180,8 @@ export class DecisionLog {
       if (this.options.checkpointPath !== undefined)
         this.checkpoint(this.options.checkpointPath, seq, prev, bodies.length);
       return sealed.map((s) => s.record);
+    } catch (err) {
+      throw err instanceof AuditError ? err : io(this.path, err);
     } finally {
       lock.release();
     }

@@ -38,6 +38,16 @@ describe('the record', () => {
     ).toBe(false);
   });
 
+  it("records a mode alias in the mode's one spelling", async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const log = await DecisionLog.open(join(t.dir, 'log.jsonl'));
+    const entry = sampleEntry(1);
+    const r = await log.append({ ...entry, request: { ...entry.request, mode: 'bypass' as never } });
+    await log.close();
+    expect(r.request.mode).toBe('bypassPermissions');
+  });
+
   it('gives back the exact request it answered, for replay', async () => {
     const t = tempDir();
     cleanup = t.cleanup;
