@@ -13,6 +13,8 @@ import { dynamicWord, isDynamic, staticWord, type Word } from './word.js';
 export interface WriteTarget {
   readonly target: Word;
   readonly how: WriteHow;
+  /** Written by a redirection (`> f`), not by the program: checked as an edit of its own. */
+  readonly viaRedirect: boolean;
 }
 
 export interface CommandReport {
@@ -34,6 +36,14 @@ export interface CommandReport {
   readonly destructive: readonly string[];
   /** Why it may keep running after the call (`&`, setsid, tail -f); empty when it ends. */
   readonly lingers: readonly string[];
+  /** Whether it opens network connections. */
+  readonly network: boolean;
+  /** Why it runs code that exists only at run time (a dynamic command name or script); empty otherwise. */
+  readonly unknownCode: readonly string[];
+  /** It runs, as code, what arrives on its stdin. */
+  readonly runsStdin: boolean;
+  /** Where its stdin comes from. */
+  readonly stdin: SimpleCommand['stdin'];
   /** Offsets in the top-level source of the simple command this report comes from. */
   readonly start: number;
   readonly end: number;
@@ -140,7 +150,7 @@ class LineAnalyzer {
     const nameWord = argv[0];
     if (nameWord === undefined) return;
     if (isDynamic(nameWord)) {
-      r.opaque(`the command name "${nameWord.raw}" is only known at run time`);
+      r.unknownCode(`the command name "${nameWord.raw}" is only known at run time`);
       return;
     }
     let name = nameWord.value;
@@ -216,6 +226,7 @@ class LineAnalyzer {
       notUnderstood: (why) => r.notReadOnly(why),
       lingers: (why) => r.linger(why),
       exportVariable: (variable, value) => this.environment(variable, value, r, undefined),
+      runsStdin: (why) => r.runsStdin(why),
     };
   }
 
@@ -245,7 +256,7 @@ class LineAnalyzer {
     opts: ScriptOptions = {},
   ): void {
     if (isDynamic(code)) {
-      r.opaque(`${via} runs code only known at run time ("${short(code.raw)}")`);
+      r.unknownCode(`${via} runs code only known at run time ("${short(code.raw)}")`);
     } else if (!opts.shown) {
       r.notReadOnly(`${via} runs shell code given in an argument ("${short(code.value)}")`);
     }
@@ -298,7 +309,7 @@ function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean): 
   }
   const how: WriteHow = op === '>>' || op === '&>>' ? 'append' : 'overwrite';
   const verb = how === 'append' ? 'appends to' : 'writes';
-  r.write(target, how, `redirect ${op} ${verb} ${target.raw}${isExec ? ' (for the rest of the shell)' : ''}`);
+  r.write(target, how, `redirect ${op} ${verb} ${target.raw}${isExec ? ' (for the rest of the shell)' : ''}`, true);
 }
 
 function short(text: string): string {
@@ -314,6 +325,9 @@ class ReportBuilder {
   private readonly destructive: string[] = [];
   private readonly envs: { name: string; value: Word }[] = [];
   private readonly lingering: string[] = [];
+  private usesNetwork = false;
+  private stdinCode = false;
+  private readonly unknown: string[] = [];
   private isTransparent = false;
 
   constructor(
@@ -331,8 +345,8 @@ class ReportBuilder {
     this.reads.push(target);
   }
 
-  write(target: Word, how: WriteHow, why: string): void {
-    this.writes.push({ target, how });
+  write(target: Word, how: WriteHow, why: string, viaRedirect = false): void {
+    this.writes.push({ target, how, viaRedirect });
     this.notRO.push(why);
     if (how === 'overwrite' || how === 'modify') this.destructive.push(why);
   }
@@ -348,7 +362,19 @@ class ReportBuilder {
     this.destructive.push(why);
   }
 
+  runsStdin(why: string): void {
+    this.opaque(why);
+    this.stdinCode = true;
+  }
+
+  /** Runs code that exists only at run time: nothing about it can be checked. */
+  unknownCode(why: string): void {
+    this.opaque(why);
+    this.unknown.push(why);
+  }
+
   network(why: string, sends: boolean): void {
+    this.usesNetwork = true;
     this.notRO.push(why);
     if (sends) this.destructive.push(why);
     else if (this.argv.some((w) => w.expansions.includes('command'))) {
@@ -391,6 +417,10 @@ class ReportBuilder {
       notReadOnly: this.notRO,
       destructive: this.destructive,
       lingers: this.lingering,
+      network: this.usesNetwork,
+      unknownCode: this.unknown,
+      runsStdin: this.stdinCode,
+      stdin: this.cmd.stdin,
       start: this.cmd.start,
       end: this.cmd.end,
     };

@@ -3,6 +3,10 @@ import { UsageError } from './io.js';
 
 /** Subcommands load lazily so that `toolgate hook` pays only for what a decision needs. */
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+  check: {
+    summary: 'decide whether a tool call may run under the policy (allow, ask or deny, and why)',
+    load: async () => (await import('./check.js')).checkCommand,
+  },
   classify: {
     summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
     load: async () => (await import('./classify.js')).classifyCommand,
@@ -41,7 +45,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stderr.write(`toolgate ${name}: ${err.message}\n`);
       return 2;
     }
-    io.stderr.write(`toolgate ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    io.stderr.write(
+      `toolgate ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     return 1;
   }
 }

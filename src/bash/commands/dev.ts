@@ -36,7 +36,7 @@ function interpreter(versionFlags: RegExp = /^(--version|-V|-v|--help|-h)$/): Co
 
 function stdinScriptOpaque(name: string, ctx: Parameters<CommandSpec['analyze']>[0], sink: EffectSink): void {
   void ctx;
-  sink.opaque(`${name} runs code it reads from stdin`);
+  sink.runsStdin(`${name} runs code it reads from stdin`);
 }
 
 /** npm, yarn, pnpm, bun: listing and querying subcommands read; the rest run package scripts. */

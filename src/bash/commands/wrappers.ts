@@ -483,7 +483,7 @@ export function stdinScript(ctx: CommandContext, sink: EffectSink, why: string):
     sink.runScript(herestring.target, `${ctx.name} <<<`, { shown: true });
     return;
   }
-  sink.opaque(why);
+  sink.runsStdin(why);
 }
 
 export const WRAPPERS: CommandTable = {

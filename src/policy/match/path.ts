@@ -35,7 +35,13 @@ export class PathPatternError extends Error {
   override name = 'PathPatternError';
 }
 
-const MM_OPTIONS = { dot: true, nocomment: true, nonegate: true, noext: false, windowsPathsNoEscape: false } as const;
+const MM_OPTIONS = {
+  dot: true,
+  nocomment: true,
+  nonegate: true,
+  noext: false,
+  windowsPathsNoEscape: false,
+} as const;
 
 /** Turns a pattern into an absolute glob, applying the anchors and depth rules above. */
 export function anchorPathPattern(pattern: string, kind: PathRuleKind, anchors: PathAnchors): string {

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { formatProblem, PolicyError } from '../policy/load.js';
+import { type Mode, parseMode } from '../policy/mode.js';
+import type { CliIO } from './io.js';
+import { UsageError } from './io.js';
+
+/** The options every deciding subcommand shares: --policy (repeatable), --mode, --cwd, --log. */
+export const POLICY_OPTIONS = {
+  policy: { type: 'string', multiple: true },
+  mode: { type: 'string' },
+  cwd: { type: 'string' },
+  log: { type: 'string' },
+} as const;
+
+export class PolicyLoadFailed extends Error {
+  override name = 'PolicyLoadFailed';
+}
+
+/** Loads the policy for a subcommand; a broken policy becomes one clear message per problem. */
+export async function policyFor(
+  values: { policy?: string[] | undefined; cwd?: string | undefined },
+  io: CliIO,
+): Promise<CompiledPolicy> {
+  const { loadPolicy } = await import('../policy/policy.js');
+  try {
+    return await loadPolicy({ files: values.policy ?? [], cwd: cwdOf(values, io), env: io.env });
+  } catch (err) {
+    if (err instanceof PolicyError) {
+      throw new PolicyLoadFailed(
+        `the policy was refused, nothing is allowed:\n${err.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`,
+      );
+    }
+    throw err;
+  }
+}
+
+export function cwdOf(values: { cwd?: string | undefined }, io: CliIO): string {
+  return path.resolve(io.cwd, values.cwd ?? '.');
+}
+
+export function modeOf(text: string | undefined): Mode | undefined {
+  if (text === undefined) return undefined;
+  const mode = parseMode(text);
+  if (mode === undefined) {
+    throw new UsageError(
+      `unknown mode "${text}" (default, acceptEdits, plan, auto, dontAsk, bypassPermissions or bypass)`,
+    );
+  }
+  return mode;
+}
+
+/** The decision log from --log or $TOOLGATE_LOG, opened once per process. */
+export async function logFor(values: { log?: string | undefined }, io: CliIO) {
+  const file = values.log ?? io.env.TOOLGATE_LOG;
+  if (file === undefined || file === '') return undefined;
+  const { DecisionLog } = await import('../audit/log.js');
+  return DecisionLog.open(path.resolve(io.cwd, file));
+}

@@ -1,0 +1,359 @@
+import { createHash } from 'node:crypto';
+import type { RuleRef } from './decision.js';
+import type { Layer, PolicyFile } from './load.js';
+import { compileBashPattern } from './match/bash.js';
+import { compileDomainPattern } from './match/domain.js';
+import { starGlob } from './match/glob.js';
+import { compileParamPattern } from './match/param.js';
+import { compilePathPattern, type PathAnchors, type PathPattern } from './match/path.js';
+import { compileToolName } from './match/tool-name.js';
+import type { Mode } from './mode.js';
+import { parseRule, type Rule, type RuleKind } from './rule.js';
+import type { AutoBlock, PolicyTestCase } from './schema.js';
+
+/**
+ * Policy files in layers -> one CompiledPolicy: every rule parsed once into matchers, indexed
+ * by tool (and Bash rules by command name) so a decision looks only at rules that can apply.
+ * Lists merge across layers; deny from any layer wins at decision time; a managed lock keeps
+ * only managed rules and disables bypass. The digest is over the canonical merged content, so
+ * reordering rules or files does not change it.
+ */
+export interface CompiledRule {
+  readonly kind: RuleKind;
+  readonly rule: Rule;
+  readonly ref: RuleRef;
+  readonly reason?: string;
+  readonly when?: string;
+  readonly layer: Layer;
+  readonly policyRoot: string;
+  readonly matchTool: (name: string) => boolean;
+  readonly bash?: (command: string) => boolean;
+  readonly domain?: (host: string) => boolean;
+  readonly param?: (input: unknown) => boolean;
+  readonly glob?: RegExp;
+  /** Path rules are anchored to the workspace of the request, so they compile per cwd (cached). */
+  readonly path?: (anchors: PathAnchors) => PathPattern;
+}
+
+export interface RuleSet {
+  readonly deny: readonly CompiledRule[];
+  readonly ask: readonly CompiledRule[];
+  readonly allow: readonly CompiledRule[];
+}
+
+export interface SandboxSettings {
+  readonly timeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly maxOutputChars: number;
+  readonly maxOutputBytes: number;
+  readonly network: boolean;
+  readonly os: 'auto' | 'required' | 'off';
+  readonly envAllow: readonly string[];
+  readonly writeAllow: readonly { pattern: string; policyRoot: string }[];
+  readonly writeDeny: readonly { pattern: string; policyRoot: string }[];
+  readonly readAllow: readonly { pattern: string; policyRoot: string }[];
+  readonly readDeny: readonly { pattern: string; policyRoot: string }[];
+}
+
+export interface PolicyTest extends PolicyTestCase {
+  readonly source: string;
+  readonly line?: number;
+}
+
+export interface CompiledPolicy {
+  readonly files: readonly PolicyFile[];
+  readonly rules: readonly CompiledRule[];
+  /** Non-path rules for one exact tool name. */
+  ruleSetForTool(tool: string): RuleSet;
+  /** Bash rules that can match a command whose first word is `name`. */
+  bashRules(kind: RuleKind, name: string): readonly CompiledRule[];
+  /** Path rules by access: read rules (Read, Glob, Grep) and edit rules (Edit, Write, NotebookEdit). */
+  readonly pathRules: { readonly read: RuleSet; readonly edit: RuleSet };
+  readonly mode: Mode;
+  readonly modeSource?: string;
+  readonly lock: { readonly rulesOnly: boolean; readonly disableBypass: boolean };
+  readonly guards: { readonly criticalDelete: 'ask' | 'deny'; readonly pipeToShell: 'ask' | 'deny' };
+  readonly roots?: readonly { path: string; policyRoot: string }[];
+  readonly additionalDirectories: readonly { path: string; policyRoot: string }[];
+  readonly sandbox: SandboxSettings;
+  readonly auto: AutoBlock;
+  readonly tests: readonly PolicyTest[];
+  readonly hasConditions: boolean;
+  readonly digest: string;
+  /** Runs `when:` conditions; attached by loadPolicy when the policy has any. */
+  conditions?: import('./rule-match.js').ConditionEvaluator;
+}
+
+const LAYER_RANK: Readonly<Record<Layer, number>> = {
+  managed: 0,
+  cli: 1,
+  local: 2,
+  project: 3,
+  user: 4,
+  builtin: 5,
+};
+
+export const SANDBOX_DEFAULTS = {
+  timeoutMs: 120_000,
+  maxTimeoutMs: 600_000,
+  maxOutputChars: 30_000,
+  maxOutputBytes: 5 * 1024 * 1024 * 1024,
+  network: false,
+  os: 'auto',
+} as const;
+
+export const DEFAULT_ENV_ALLOW = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'PWD',
+];
+
+export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
+  const files = [...input].sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer]);
+  const managed = files.filter((f) => f.layer === 'managed');
+  const lock = {
+    rulesOnly: managed.some((f) => f.lock?.rulesOnly === true),
+    disableBypass:
+      managed.some((f) => f.lock?.disableBypass === true) ||
+      files.some((f) => f.form === 'claude-settings' && f.lock?.disableBypass === true),
+  };
+  const ruleFiles = lock.rulesOnly ? managed : files;
+  const rules: CompiledRule[] = [];
+  for (const file of ruleFiles) {
+    for (const r of file.rules) rules.push(compileRule(r.kind, r.text, file, r));
+  }
+  // Deterministic order whatever the order of files and of rules inside them.
+  rules.sort(compareRules);
+
+  const byTool = new Map<string, { deny: CompiledRule[]; ask: CompiledRule[]; allow: CompiledRule[] }>();
+  const patterned: CompiledRule[] = [];
+  const pathRules = { read: emptySet(), edit: emptySet() };
+  const bashIndex = {
+    deny: new Map<string, CompiledRule[]>(),
+    ask: new Map<string, CompiledRule[]>(),
+    allow: new Map<string, CompiledRule[]>(),
+  };
+  const bashWild = { deny: [] as CompiledRule[], ask: [] as CompiledRule[], allow: [] as CompiledRule[] };
+  for (const r of rules) {
+    if (r.rule.specifier.type === 'path') {
+      pathRules[r.rule.specifier.access][r.kind].push(r);
+      continue;
+    }
+    if (r.rule.toolIsPattern || r.rule.tool.startsWith('mcp__')) {
+      patterned.push(r);
+      continue;
+    }
+    let set = byTool.get(r.rule.tool);
+    if (set === undefined) byTool.set(r.rule.tool, (set = { deny: [], ask: [], allow: [] }));
+    set[r.kind].push(r);
+    if (r.rule.tool === 'Bash') {
+      const first = r.rule.specifier.type === 'bash' ? literalFirstWord(r.rule.specifier.pattern) : undefined;
+      if (first === undefined) bashWild[r.kind].push(r);
+      else {
+        const list = bashIndex[r.kind].get(first);
+        if (list) list.push(r);
+        else bashIndex[r.kind].set(first, [r]);
+      }
+    }
+  }
+  const toolCache = new Map<string, RuleSet>();
+  const ruleSetForTool = (tool: string): RuleSet => {
+    let set = toolCache.get(tool);
+    if (set === undefined) {
+      const own = byTool.get(tool) ?? { deny: [], ask: [], allow: [] };
+      const extra = patterned.filter((r) => r.matchTool(tool));
+      set = {
+        deny: [...own.deny, ...extra.filter((r) => r.kind === 'deny')],
+        ask: [...own.ask, ...extra.filter((r) => r.kind === 'ask')],
+        allow: [...own.allow, ...extra.filter((r) => r.kind === 'allow')],
+      };
+      toolCache.set(tool, set);
+    }
+    return set;
+  };
+  const bashCache = new Map<string, readonly CompiledRule[]>();
+  const bashRules = (kind: RuleKind, name: string): readonly CompiledRule[] => {
+    const key = `${kind}\0${name}`;
+    let list = bashCache.get(key);
+    if (list === undefined) {
+      // Patterned tool names (`*`, `B*`) match Bash too.
+      const patternedBash = patterned.filter((r) => r.kind === kind && r.matchTool('Bash'));
+      list = [...(bashIndex[kind].get(name) ?? []), ...bashWild[kind], ...patternedBash];
+      if (bashCache.size > 10_000) bashCache.clear();
+      bashCache.set(key, list);
+    }
+    return list;
+  };
+
+  const modeFile = files.find((f) => f.mode !== undefined);
+  const rootsFile = files.find((f) => f.roots !== undefined);
+  const merged = {
+    files,
+    rules,
+    ruleSetForTool,
+    bashRules,
+    pathRules,
+    mode: modeFile?.mode ?? 'default',
+    ...(modeFile ? { modeSource: modeFile.source } : {}),
+    lock,
+    guards: {
+      criticalDelete: files.some((f) => f.guards?.criticalDelete === 'deny')
+        ? ('deny' as const)
+        : ('ask' as const),
+      pipeToShell: files.some((f) => f.guards?.pipeToShell === 'deny') ? ('deny' as const) : ('ask' as const),
+    },
+    ...(rootsFile?.roots
+      ? { roots: rootsFile.roots.map((p) => ({ path: p, policyRoot: rootsFile.policyRoot })) }
+      : {}),
+    additionalDirectories: files.flatMap((f) =>
+      (f.additionalDirectories ?? []).map((p) => ({ path: p, policyRoot: f.policyRoot })),
+    ),
+    sandbox: mergeSandbox(files),
+    auto: Object.assign({}, ...[...files].reverse().map((f) => f.auto ?? {})) as AutoBlock,
+    tests: files.flatMap((f) => f.tests.map((t) => ({ ...t, source: f.source }))),
+    hasConditions: rules.some((r) => r.when !== undefined),
+  };
+  return { ...merged, digest: digestOf(merged) };
+}
+
+function emptySet(): { deny: CompiledRule[]; ask: CompiledRule[]; allow: CompiledRule[] } {
+  return { deny: [], ask: [], allow: [] };
+}
+
+/** The command name a Bash pattern starts with, when it is literal (`git push *` -> git). */
+function literalFirstWord(pattern: string): string | undefined {
+  const p = pattern.trim().replace(/:\*$/, ' *');
+  const first = p.split(' ')[0]!;
+  if (first === '' || first.includes('*')) return undefined;
+  // `git*` style would have a star in the first word; a bare `git` pattern matches only `git`.
+  return first;
+}
+
+function compileRule(
+  kind: RuleKind,
+  text: string,
+  file: PolicyFile,
+  meta: { id?: string; reason?: string; when?: string; line?: number },
+): CompiledRule {
+  const rule = parseRule(text, kind);
+  const ref: RuleRef = {
+    text: rule.text,
+    source: file.source,
+    ...(meta.id === undefined ? {} : { id: meta.id }),
+    ...(meta.line === undefined ? {} : { line: meta.line }),
+  };
+  const base = {
+    kind,
+    rule,
+    ref,
+    layer: file.layer,
+    policyRoot: file.policyRoot,
+    matchTool: compileToolName(rule.tool),
+    ...(meta.reason === undefined ? {} : { reason: meta.reason }),
+    ...(meta.when === undefined ? {} : { when: meta.when }),
+  };
+  const s = rule.specifier;
+  switch (s.type) {
+    case 'bash':
+      return { ...base, bash: compileBashPattern(s.pattern) };
+    case 'domain':
+      return { ...base, domain: compileDomainPattern(s.pattern) };
+    case 'param':
+      return { ...base, param: compileParamPattern(s.name, s.pattern) };
+    case 'agent':
+    case 'primary':
+      return { ...base, glob: starGlob(s.pattern, 's') };
+    case 'path': {
+      const cache = new Map<string, PathPattern>();
+      const ruleKind = kind;
+      return {
+        ...base,
+        path: (anchors) => {
+          const key = `${anchors.cwd}\0${anchors.home}\0${anchors.policyRoot}`;
+          let compiled = cache.get(key);
+          if (compiled === undefined) {
+            compiled = compilePathPattern(s.pattern, ruleKind, anchors);
+            if (cache.size > 64) cache.clear();
+            cache.set(key, compiled);
+          }
+          return compiled;
+        },
+      };
+    }
+    default:
+      return base;
+  }
+}
+
+function compareRules(a: CompiledRule, b: CompiledRule): number {
+  return (
+    cmp(a.kind, b.kind) ||
+    cmp(a.rule.text, b.rule.text) ||
+    cmp(a.when ?? '', b.when ?? '') ||
+    LAYER_RANK[a.layer] - LAYER_RANK[b.layer] ||
+    cmp(a.ref.source, b.ref.source) ||
+    (a.ref.line ?? 0) - (b.ref.line ?? 0)
+  );
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function mergeSandbox(files: readonly PolicyFile[]): SandboxSettings {
+  // Highest layer first: the first file that sets a scalar wins; lists merge.
+  const first = <K extends keyof NonNullable<PolicyFile['sandbox']>>(key: K) =>
+    files.find((f) => f.sandbox?.[key] !== undefined)?.sandbox?.[key];
+  const lists = (pick: (f: PolicyFile) => readonly string[] | undefined) =>
+    files.flatMap((f) => (pick(f) ?? []).map((pattern) => ({ pattern, policyRoot: f.policyRoot })));
+  const envFiles = files.filter((f) => f.sandbox?.env !== undefined);
+  return {
+    timeoutMs: first('timeoutMs') ?? SANDBOX_DEFAULTS.timeoutMs,
+    maxTimeoutMs: first('maxTimeoutMs') ?? SANDBOX_DEFAULTS.maxTimeoutMs,
+    maxOutputChars: first('maxOutputChars') ?? SANDBOX_DEFAULTS.maxOutputChars,
+    maxOutputBytes: first('maxOutputBytes') ?? SANDBOX_DEFAULTS.maxOutputBytes,
+    network: first('network') ?? SANDBOX_DEFAULTS.network,
+    os: first('os') ?? SANDBOX_DEFAULTS.os,
+    envAllow:
+      envFiles.length === 0
+        ? DEFAULT_ENV_ALLOW
+        : [...new Set(envFiles.flatMap((f) => f.sandbox!.env!.allow))],
+    writeAllow: lists((f) => f.sandbox?.write?.allow),
+    writeDeny: lists((f) => f.sandbox?.write?.deny),
+    readAllow: lists((f) => f.sandbox?.read?.allow),
+    readDeny: lists((f) => f.sandbox?.read?.deny),
+  };
+}
+
+function digestOf(p: Omit<CompiledPolicy, 'digest'>): string {
+  const canonical = {
+    rules: p.rules.map((r) => [r.kind, r.rule.text, r.when ?? null, r.reason ?? null, r.policyRoot]),
+    mode: p.mode,
+    lock: p.lock,
+    guards: p.guards,
+    roots: p.roots ?? null,
+    additionalDirectories: [...p.additionalDirectories].sort((a, b) => cmp(a.path, b.path)),
+    sandbox: p.sandbox,
+    auto: p.auto,
+  };
+  return createHash('sha256').update(stableStringify(canonical)).digest('hex');
+}
+
+/** JSON with object keys sorted, so equal content always hashes the same. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => cmp(a, b));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+}

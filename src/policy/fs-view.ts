@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Minimatch } from 'minimatch';
+
+/**
+ * What a decision may learn from the file system: where symlinks lead and which files a glob
+ * names. decide() is deterministic for a given file system; tests pass a view of their own.
+ */
+export interface FileSystemView {
+  readonly home: string;
+  /** The path with every existing symlink in it resolved (the longest existing prefix, then the rest). */
+  realpath(absolutePath: string): string;
+  /** The files a bash glob names, in bash's order; undefined when there are too many to check. */
+  glob(pattern: string, cwd: string): readonly string[] | undefined;
+}
+
+const MAX_GLOB_RESULTS = 1000;
+const MAX_GLOB_DIRECTORIES = 2000;
+
+export function nodeFileSystem(home: string = os.homedir()): FileSystemView {
+  return {
+    home,
+    realpath: realpathOfLongestPrefix,
+    glob: (pattern, cwd) => expandGlob(pattern, cwd),
+  };
+}
+
+export function realpathOfLongestPrefix(p: string): string {
+  let head = path.resolve(p);
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      const real = fs.realpathSync.native(head);
+      return tail.length === 0 ? real : path.join(real, ...tail.reverse());
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return path.resolve(p);
+      tail.push(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+/**
+ * Bash pathname expansion with its defaults: `*` and `?` do not match a leading dot, `**` is
+ * `*` (globstar is off), and a pattern that matches nothing stays as written.
+ */
+export function expandGlob(pattern: string, cwd: string): readonly string[] | undefined {
+  const absolute = path.isAbsolute(pattern);
+  const segments = pattern.split('/').filter((s, i) => s !== '' || i === 0);
+  let current: string[] = [absolute ? '/' : cwd];
+  let visited = 0;
+  const start = absolute ? 1 : 0;
+  for (let i = start; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const next: string[] = [];
+    if (!/[*?[]/.test(seg)) {
+      for (const dir of current) next.push(path.join(dir, seg));
+    } else {
+      const mm = new Minimatch(seg.replace(/\*\*/g, '*'), { dot: false, nocomment: true, nonegate: true });
+      for (const dir of current) {
+        if (++visited > MAX_GLOB_DIRECTORIES) return undefined;
+        let names: string[];
+        try {
+          names = fs.readdirSync(dir);
+        } catch {
+          continue;
+        }
+        for (const name of names.sort()) {
+          if (mm.match(name)) next.push(path.join(dir, name));
+          if (next.length > MAX_GLOB_RESULTS) return undefined;
+        }
+      }
+      if (i < segments.length - 1) {
+        // Only directories can hold the rest of the pattern.
+        current = next.filter((p) => {
+          try {
+            return fs.statSync(p).isDirectory();
+          } catch {
+            return false;
+          }
+        });
+        continue;
+      }
+    }
+    current = next;
+  }
+  if (current.length === 0) return [path.resolve(cwd, pattern)];
+  return current.filter((p) => {
+    try {
+      fs.lstatSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  }).length === 0
+    ? [path.resolve(cwd, pattern)]
+    : current.filter((p) => {
+        try {
+          fs.lstatSync(p);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+}

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import type { BashPart } from './bash-parts.js';
+import { protectedEntryOf } from './protected.js';
+
+/**
+ * Checks that no allow rule, hook or mode lifts (bypass included): deleting `/`, a top-level
+ * directory, the home directory, or the workspace root and its parents. Claude Code calls these
+ * critical paths; it asks, and so does toolgate (dontAsk turns that into deny).
+ */
+export function criticalRemoval(part: BashPart, home: string, workspaceRoot: string): string | undefined {
+  if (part.name !== 'rm' && part.name !== 'rmdir') return undefined;
+  for (const target of part.removes) {
+    if (target.paths === undefined) {
+      if (part.recursive || part.name === 'rmdir') {
+        return `${part.display} deletes "${target.raw}", a location only known at run time, recursively`;
+      }
+      continue;
+    }
+    for (const p of target.paths) {
+      const why = criticalReason(path.resolve(p), home, workspaceRoot);
+      if (why) return `${part.display} would delete ${why}`;
+    }
+  }
+  return undefined;
+}
+
+function criticalReason(p: string, home: string, root: string): string | undefined {
+  if (p === '/') return 'the root directory';
+  if (path.dirname(p) === '/') return `the top-level directory ${p}`;
+  if (p === home) return `the home directory ${p}`;
+  if (p === root) return `the workspace root ${p}`;
+  if (root.startsWith(`${p}/`)) return `${p}, which contains the workspace`;
+  return undefined;
+}
+
+/** The protected entry a write would touch (`.git/hooks`, `.bashrc`, `.claude`, ...), if any. */
+export function protectedWrite(absolutePath: string, roots: readonly string[]): string | undefined {
+  return protectedEntryOf(absolutePath, roots);
+}

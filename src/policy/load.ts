@@ -1,0 +1,314 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import type { ZodError } from 'zod';
+import { type Mode, parseMode } from './mode.js';
+import { parseRule, RuleError, type RuleKind } from './rule.js';
+import {
+  type AutoBlock,
+  claudeSettingsSchema,
+  type PolicyTestCase,
+  type SandboxBlock,
+  toolgatePolicySchema,
+} from './schema.js';
+
+/**
+ * Reading one policy file: YAML or JSON, one zod schema, every error with file, line, column
+ * and the offending text. A file with any error is refused whole, never half-loaded.
+ */
+export type Layer = 'managed' | 'cli' | 'local' | 'project' | 'user' | 'builtin';
+export const LAYERS: readonly Layer[] = ['managed', 'cli', 'local', 'project', 'user', 'builtin'];
+
+export interface SourcedRule {
+  readonly kind: RuleKind;
+  readonly text: string;
+  readonly id?: string;
+  readonly reason?: string;
+  readonly when?: string;
+  readonly line?: number;
+}
+
+export interface PolicyFile {
+  /** The file path, or `builtin:NAME`. */
+  readonly source: string;
+  readonly layer: Layer;
+  readonly form: 'toolgate' | 'claude-settings';
+  /** What `/x` path anchors are relative to. */
+  readonly policyRoot: string;
+  readonly rules: readonly SourcedRule[];
+  readonly mode?: Mode;
+  readonly roots?: readonly string[];
+  readonly additionalDirectories?: readonly string[];
+  readonly sandbox?: SandboxBlock;
+  readonly auto?: AutoBlock;
+  readonly lock?: { readonly rulesOnly?: boolean; readonly disableBypass?: boolean };
+  readonly guards?: { readonly criticalDelete?: 'ask' | 'deny'; readonly pipeToShell?: 'ask' | 'deny' };
+  readonly tests: readonly (PolicyTestCase & { line?: number })[];
+  readonly extends: readonly string[];
+}
+
+export interface PolicyProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+  /** The offending text, when there is one. */
+  readonly text?: string;
+}
+
+export class PolicyError extends Error {
+  override name = 'PolicyError';
+  constructor(readonly problems: readonly PolicyProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+  }
+}
+
+export function formatProblem(p: PolicyProblem): string {
+  const where =
+    p.line === undefined ? p.file : `${p.file}:${p.line}${p.column === undefined ? '' : `:${p.column}`}`;
+  return `${where}: ${p.message}${p.text === undefined ? '' : ` (in "${p.text}")`}`;
+}
+
+export function readPolicyFile(file: string, layer: Layer): PolicyFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : String(err);
+    throw new PolicyError([{ file, message: `cannot read the policy file: ${why}` }]);
+  }
+  return parsePolicyText(text, file, layer, policyRootOf(file));
+}
+
+/**
+ * `/x` in a rule is relative to the directory that owns the policy: the project for files in
+ * `.claude/` or `.toolgate/`, otherwise the file's own directory (as `--settings FILE` does).
+ */
+export function policyRootOf(file: string): string {
+  const dir = path.dirname(path.resolve(file));
+  const base = path.basename(dir);
+  return base === '.claude' || base === '.toolgate' ? path.dirname(dir) : dir;
+}
+
+export function parsePolicyText(text: string, source: string, layer: Layer, policyRoot: string): PolicyFile {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const problems: PolicyProblem[] = [];
+  for (const e of doc.errors) {
+    const pos = lineCounter.linePos(e.pos[0]);
+    problems.push({ file: source, line: pos.line, column: pos.col, message: e.message.split('\n')[0]! });
+  }
+  if (problems.length > 0) throw new PolicyError(problems);
+  const data: unknown = doc.toJS();
+  const at = (keys: readonly (string | number)[]) =>
+    position(doc.getIn(keys, true) as Node | undefined, lineCounter);
+
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new PolicyError([
+      { file: source, line: 1, message: 'a policy file must be a mapping (an object)' },
+    ]);
+  }
+  const record = data as Record<string, unknown>;
+  const form = 'version' in record || !('permissions' in record) ? 'toolgate' : 'claude-settings';
+  if (form === 'claude-settings') {
+    const parsed = claudeSettingsSchema.safeParse(record);
+    if (!parsed.success) throw new PolicyError(zodProblems(parsed.error, source, at));
+    const perms = parsed.data.permissions;
+    const rules = [
+      ...ruleStrings(perms.deny, 'deny', ['permissions', 'deny'], source, at, problems),
+      ...ruleStrings(perms.ask, 'ask', ['permissions', 'ask'], source, at, problems),
+      ...ruleStrings(perms.allow, 'allow', ['permissions', 'allow'], source, at, problems),
+    ];
+    if (problems.length > 0) throw new PolicyError(problems);
+    const mode = perms.defaultMode === undefined ? undefined : parseMode(perms.defaultMode);
+    return {
+      source,
+      layer,
+      form,
+      policyRoot,
+      rules,
+      ...(mode === undefined ? {} : { mode }),
+      ...(perms.additionalDirectories ? { additionalDirectories: perms.additionalDirectories } : {}),
+      ...(perms.disableBypassPermissionsMode ? { lock: { disableBypass: true } } : {}),
+      tests: [],
+      extends: [],
+    };
+  }
+
+  if (!('version' in record)) {
+    throw new PolicyError([
+      {
+        file: source,
+        line: 1,
+        message: 'not a toolgate policy (add "version: 1") nor Claude Code settings (no "permissions" key)',
+      },
+    ]);
+  }
+  const parsed = toolgatePolicySchema.safeParse(record);
+  if (!parsed.success) throw new PolicyError(zodProblems(parsed.error, source, at));
+  const p = parsed.data;
+  const rules: SourcedRule[] = [];
+  p.rules?.forEach((entry, i) => {
+    const kind: RuleKind = entry.deny !== undefined ? 'deny' : entry.ask !== undefined ? 'ask' : 'allow';
+    const list = entry[kind]!;
+    const strings = typeof list === 'string' ? [list] : list;
+    const base = ['rules', i, kind] as const;
+    strings.forEach((ruleText, j) => {
+      const keys = typeof list === 'string' ? [...base] : [...base, j];
+      const checked = checkRule(ruleText, kind, keys, source, at, problems);
+      if (checked === undefined) return;
+      if (entry.when !== undefined) {
+        const syntax = checkCondition(entry.when);
+        if (syntax !== undefined) {
+          const pos = at(['rules', i, 'when']);
+          problems.push({
+            file: source,
+            ...pos,
+            message: `condition does not compile: ${syntax}`,
+            text: entry.when,
+          });
+          return;
+        }
+      }
+      rules.push({
+        kind,
+        text: ruleText,
+        ...(entry.id === undefined ? {} : { id: entry.id }),
+        ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+        ...(entry.when === undefined ? {} : { when: entry.when }),
+        ...(checked.line === undefined ? {} : { line: checked.line }),
+      });
+    });
+  });
+  if (p.permissions) {
+    rules.push(
+      ...ruleStrings(p.permissions.deny, 'deny', ['permissions', 'deny'], source, at, problems),
+      ...ruleStrings(p.permissions.ask, 'ask', ['permissions', 'ask'], source, at, problems),
+      ...ruleStrings(p.permissions.allow, 'allow', ['permissions', 'allow'], source, at, problems),
+    );
+  }
+  if (problems.length > 0) throw new PolicyError(problems);
+  const modeText = p.mode ?? p.permissions?.defaultMode;
+  const mode = modeText === undefined ? undefined : parseMode(modeText);
+  const tests = (p.tests ?? []).map((t, i) => ({ ...t, ...lineOf(at(['tests', i])) }));
+  const extendsList = p.extends === undefined ? [] : typeof p.extends === 'string' ? [p.extends] : p.extends;
+  const additional = [
+    ...(p.workspace?.additionalDirectories ?? []),
+    ...(p.permissions?.additionalDirectories ?? []),
+  ];
+  const lock =
+    p.lock !== undefined || p.permissions?.disableBypassPermissionsMode
+      ? { ...p.lock, ...(p.permissions?.disableBypassPermissionsMode ? { disableBypass: true } : {}) }
+      : undefined;
+  return {
+    source,
+    layer,
+    form,
+    policyRoot,
+    rules,
+    ...(mode === undefined ? {} : { mode }),
+    ...(p.workspace?.roots ? { roots: p.workspace.roots } : {}),
+    ...(additional.length > 0 ? { additionalDirectories: additional } : {}),
+    ...(p.sandbox ? { sandbox: p.sandbox } : {}),
+    ...(p.auto ? { auto: p.auto } : {}),
+    ...(lock ? { lock } : {}),
+    ...(p.guards ? { guards: p.guards } : {}),
+    tests,
+    extends: extendsList,
+  };
+}
+
+type At = (keys: readonly (string | number)[]) => { line?: number; column?: number };
+
+function lineOf(pos: { line?: number }): { line?: number } {
+  return pos.line === undefined ? {} : { line: pos.line };
+}
+
+function ruleStrings(
+  list: readonly string[] | undefined,
+  kind: RuleKind,
+  base: readonly (string | number)[],
+  source: string,
+  at: At,
+  problems: PolicyProblem[],
+): SourcedRule[] {
+  const out: SourcedRule[] = [];
+  list?.forEach((text, i) => {
+    const checked = checkRule(text, kind, [...base, i], source, at, problems);
+    if (checked) out.push({ kind, text, ...(checked.line === undefined ? {} : { line: checked.line }) });
+  });
+  return out;
+}
+
+function checkRule(
+  text: string,
+  kind: RuleKind,
+  keys: readonly (string | number)[],
+  source: string,
+  at: At,
+  problems: PolicyProblem[],
+): { line?: number } | undefined {
+  const pos = at(keys);
+  try {
+    parseRule(text, kind);
+    return lineOf(pos);
+  } catch (err) {
+    if (!(err instanceof RuleError)) throw err;
+    const column = pos.column === undefined ? undefined : pos.column + err.offset;
+    problems.push({
+      file: source,
+      ...(pos.line === undefined ? {} : { line: pos.line }),
+      ...(column === undefined ? {} : { column }),
+      message: `bad ${kind} rule: ${err.message}`,
+      text,
+    });
+    return undefined;
+  }
+}
+
+/**
+ * Syntax only: compiles (never runs) the expression, so a condition that does not compile is
+ * refused at load time. Conditions run only inside isolated-vm.
+ */
+function checkCondition(expression: string): string | undefined {
+  try {
+    new vm.Script(`"use strict"; (${expression}\n);`, { filename: 'condition' });
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+function position(node: Node | undefined, lc: LineCounter): { line?: number; column?: number } {
+  if (node?.range === undefined || node.range === null) return {};
+  let offset = node.range[0];
+  if (isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) offset += 1;
+  const pos = lc.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}
+
+function zodProblems(error: ZodError, source: string, at: At): PolicyProblem[] {
+  return error.issues.map((issue) => {
+    const keys = issue.path.filter(
+      (k): k is string | number => typeof k === 'string' || typeof k === 'number',
+    );
+    let pos = at(keys);
+    let k = keys;
+    while (pos.line === undefined && k.length > 0) {
+      k = k.slice(0, -1);
+      pos = at(k);
+    }
+    const where = keys.length > 0 ? `${keys.join('.')}: ` : '';
+    const unknown = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    return { file: source, ...pos, message: `${where}${issue.message}${unknown}` };
+  });
+}

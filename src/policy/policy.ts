@@ -1,0 +1,33 @@
+import type { CompiledPolicy } from './compile.js';
+import { compilePolicy } from './compile.js';
+import { type ConditionLimits, prepareConditions } from './conditions.js';
+import { discoverPolicyFiles, type LayerOptions, loadPolicyFiles } from './layers.js';
+import { type Layer, parsePolicyText } from './load.js';
+
+/**
+ * The library's way in: find the layers, read and compile them, and get conditions ready.
+ * A PolicyError (with file, line and column for every problem) means nothing was loaded.
+ */
+export async function loadPolicy(options: LayerOptions & ConditionLimits = {}): Promise<CompiledPolicy> {
+  const policy = loadPolicyFiles(discoverPolicyFiles(options));
+  return withConditions(policy, options);
+}
+
+/** A policy from text (YAML or JSON), e.g. for tests and embedding; `/x` anchors are relative to `root`. */
+export async function policyFromText(
+  text: string,
+  options: { source?: string; layer?: Layer; root?: string } & ConditionLimits = {},
+): Promise<CompiledPolicy> {
+  const file = parsePolicyText(
+    text,
+    options.source ?? 'inline',
+    options.layer ?? 'cli',
+    options.root ?? process.cwd(),
+  );
+  return withConditions(compilePolicy([file]), options);
+}
+
+async function withConditions(policy: CompiledPolicy, limits: ConditionLimits): Promise<CompiledPolicy> {
+  if (policy.hasConditions) policy.conditions = await prepareConditions(policy, limits);
+  return policy;
+}

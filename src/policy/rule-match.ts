@@ -1,0 +1,157 @@
+import type { CompiledPolicy, CompiledRule } from './compile.js';
+import type { FileSystemView } from './fs-view.js';
+import type { RuleKind } from './rule.js';
+
+/**
+ * Finding the rules that apply to one request, one Bash part or one path. A rule with a `when:`
+ * condition applies when the condition holds; a condition that throws or times out fails
+ * closed: a deny or ask rule then applies, an allow rule does not.
+ */
+export interface ConditionContext {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly cwd: string;
+  readonly mode: string;
+  readonly facts: { readOnly: boolean; destructive: boolean };
+  /** For Bash: the simple command being decided (argv joined). */
+  readonly command?: string;
+}
+
+export type ConditionResult = { ok: true; value: boolean } | { ok: false; error: string };
+
+/** Runs `when:` conditions (policy/conditions.ts provides the isolate-backed one). */
+export interface ConditionEvaluator {
+  evaluate(expression: string, context: ConditionContext): ConditionResult;
+}
+
+export interface RuleHit {
+  readonly rule: CompiledRule;
+  /** Set when the rule applied because its condition failed (fail closed). */
+  readonly conditionError?: string;
+  /** What the rule matched: a command, a path or the request. */
+  readonly target?: string;
+}
+
+export interface MatchContext {
+  readonly policy: CompiledPolicy;
+  readonly conditions: ConditionEvaluator | undefined;
+  readonly condition: ConditionContext;
+  readonly fs: FileSystemView;
+  readonly workspaceRoot: string;
+}
+
+/** Applies the rule's condition, if any. */
+export function applies(rule: CompiledRule, ctx: MatchContext, command?: string): RuleHit | undefined {
+  if (rule.when === undefined) return { rule };
+  const context = command === undefined ? ctx.condition : { ...ctx.condition, command };
+  const result = ctx.conditions?.evaluate(rule.when, context) ?? {
+    ok: false as const,
+    error: 'conditions cannot run here (isolated-vm is not available)',
+  };
+  if (result.ok) return result.value ? { rule } : undefined;
+  return rule.kind === 'allow' ? undefined : { rule, conditionError: result.error };
+}
+
+/** Non-path rules of a tool (bare names, params, domains, agents, primary-field globs). */
+export function toolRuleHit(
+  kind: RuleKind,
+  tool: string,
+  input: unknown,
+  ctx: MatchContext,
+  extract: { host?: string; agent?: string; primary?: string; paramsOnly?: boolean },
+): RuleHit | undefined {
+  for (const r of ctx.policy.ruleSetForTool(tool)[kind]) {
+    const s = r.rule.specifier;
+    let matched: boolean;
+    switch (s.type) {
+      case 'any':
+        // For Bash, bare rules are matched per simple command (bashRuleHit).
+        matched = !extract.paramsOnly;
+        break;
+      case 'param':
+        matched = r.param!(input);
+        break;
+      case 'domain':
+        matched = extract.host !== undefined && r.domain!(extract.host);
+        break;
+      case 'agent':
+        matched = extract.agent !== undefined && r.glob!.test(extract.agent);
+        break;
+      case 'primary':
+        matched = extract.primary !== undefined && r.glob!.test(extract.primary);
+        break;
+      default:
+        // Bash patterns are matched per simple command; path rules per path.
+        matched = false;
+    }
+    if (!matched) continue;
+    const hit = applies(r, ctx);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * Path rules for one access. `read`: Read rules. `edit`: Edit rules, and for deny and ask also
+ * Read rules (a path one may not read, one may not write either). Deny and ask match when the
+ * path or its symlink target matches; allow needs both. An Edit allow also grants reads.
+ */
+export function pathRuleHit(
+  kind: RuleKind,
+  access: 'read' | 'edit',
+  absolutePath: string,
+  ctx: MatchContext,
+): RuleHit | undefined {
+  const sets =
+    kind === 'allow'
+      ? access === 'read'
+        ? [ctx.policy.pathRules.read.allow, ctx.policy.pathRules.edit.allow]
+        : [ctx.policy.pathRules.edit.allow]
+      : access === 'read'
+        ? [ctx.policy.pathRules.read[kind]]
+        : [ctx.policy.pathRules.edit[kind], ctx.policy.pathRules.read[kind]];
+  let real: string | undefined;
+  for (const rules of sets) {
+    for (const r of rules) {
+      const pattern = r.path!({ cwd: ctx.workspaceRoot, home: ctx.fs.home, policyRoot: r.policyRoot });
+      const literal = pattern.matches(absolutePath);
+      if (kind === 'allow' && !literal) continue;
+      real ??= ctx.fs.realpath(absolutePath);
+      const target = real === absolutePath ? literal : pattern.matches(real);
+      const matched = kind === 'allow' ? literal && target : literal || target;
+      if (!matched) continue;
+      const hit = applies(r, ctx);
+      if (hit) return { ...hit, target: absolutePath };
+    }
+  }
+  return undefined;
+}
+
+/** Bash rules for one simple command: deny and ask match past any dynamic word; allow only static text. */
+export function bashRuleHit(
+  kind: RuleKind,
+  name: string,
+  text: string | undefined,
+  ctx: MatchContext,
+  opts: { staticUpTo?: string; allowDynamicTail?: boolean } = {},
+): RuleHit | undefined {
+  for (const r of ctx.policy.bashRules(kind, name)) {
+    const s = r.rule.specifier;
+    let matched = false;
+    if (s.type === 'any') matched = true;
+    else if (s.type === 'bash' && text !== undefined) {
+      if (kind !== 'allow' || !opts.allowDynamicTail) matched = r.bash!(text);
+      else matched = endsWithWildcard(s.pattern) && r.bash!(text);
+    }
+    if (!matched) continue;
+    const hit = applies(r, ctx, text);
+    if (hit) return { ...hit, ...(text === undefined ? {} : { target: text }) };
+  }
+  return undefined;
+}
+
+/** `cmd *`, `cmd:*` or `cmd*`: the pattern lets any further arguments follow. */
+function endsWithWildcard(pattern: string): boolean {
+  const p = pattern.trim();
+  return p.endsWith('*');
+}

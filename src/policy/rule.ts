@@ -1,0 +1,203 @@
+/**
+ * "Tool(specifier)" strings -> Rule. Claude Code's syntax: `Bash`, `Bash(npm run test *)`,
+ * `Read(./src/**)`, `WebFetch(domain:*.github.com)`, `mcp__server__tool`, `Agent(Explore)`,
+ * `Tool(param:value)`. One parse, one typed value per kind; matching lives in match/.
+ */
+export type RuleKind = 'allow' | 'ask' | 'deny';
+
+export type Specifier =
+  /** No specifier (or `*`): every call of the tool. */
+  | { type: 'any' }
+  /** A Bash argv pattern (`npm run test *`, legacy `git diff:*`). */
+  | { type: 'bash'; pattern: string }
+  /**
+   * A path pattern with gitignore semantics, for reads (Read, Glob, Grep) or edits (Edit, Write,
+   * NotebookEdit). It applies to every tool that reads or writes that path, Bash included.
+   */
+  | { type: 'path'; pattern: string; access: 'read' | 'edit' }
+  /** `domain:example.com` for WebFetch. */
+  | { type: 'domain'; pattern: string }
+  /** `Agent(Explore)`: a subagent type. */
+  | { type: 'agent'; pattern: string }
+  /** `Tool(param:value)`: a top-level scalar input field (deny and ask only). */
+  | { type: 'param'; name: string; pattern: string }
+  /** Any other specifier, matched against the tool's primary input field as a `*` glob. */
+  | { type: 'primary'; pattern: string };
+
+export interface Rule {
+  readonly kind: RuleKind;
+  /** As written. */
+  readonly text: string;
+  /** The tool name, or a name pattern (`mcp__github__get_*`, `*`). */
+  readonly tool: string;
+  /** Whether `tool` contains `*` (deny/ask anywhere; allow only after `mcp__server__`). */
+  readonly toolIsPattern: boolean;
+  readonly specifier: Specifier;
+}
+
+export class RuleError extends Error {
+  override name = 'RuleError';
+  constructor(
+    message: string,
+    readonly text: string,
+    /** 0-based offset in the rule text where the problem is. */
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Claude Code renamed Task to Agent; rules may use either. */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = { Task: 'Agent' };
+
+/**
+ * Claude Code consults only Read(...) and Edit(...) path rules and ignores Write(...),
+ * NotebookEdit(...), MultiEdit(...), Glob(...) and Grep(...) ones. toolgate reads them as the
+ * Edit or Read rule they look like, so a deny written that way is not silently dropped; `lint`
+ * says that Claude Code itself would ignore them.
+ */
+export const PATH_ACCESS: Readonly<Record<string, 'read' | 'edit'>> = {
+  Read: 'read',
+  Glob: 'read',
+  Grep: 'read',
+  Edit: 'edit',
+  Write: 'edit',
+  NotebookEdit: 'edit',
+  MultiEdit: 'edit',
+};
+
+export const IGNORED_BY_CLAUDE_CODE = new Set(['Write', 'NotebookEdit', 'MultiEdit', 'Glob', 'Grep']);
+
+/** Input fields that hold what a tool acts on: a parameter rule on them could be bypassed, so it is refused. */
+export const PRIMARY_FIELDS: Readonly<Record<string, string>> = {
+  Bash: 'command',
+  Read: 'file_path',
+  Edit: 'file_path',
+  Write: 'file_path',
+  NotebookEdit: 'notebook_path',
+  Glob: 'pattern',
+  Grep: 'pattern',
+  WebFetch: 'url',
+  WebSearch: 'query',
+  Agent: 'subagent_type',
+  Skill: 'skill',
+};
+
+/** Parameters that can be named in `Tool(param:value)` rules, per tool (beside any name for other tools). */
+const PARAMETERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  Bash: new Set(['run_in_background', 'dangerouslyDisableSandbox']),
+  Agent: new Set(['model', 'description', 'prompt', 'run_in_background']),
+  Read: new Set(['offset', 'limit', 'pages']),
+  Grep: new Set(['output_mode', 'glob', 'type', 'multiline', '-i', 'path']),
+  Glob: new Set(['path']),
+  Edit: new Set(['replace_all']),
+  WebFetch: new Set(['prompt']),
+  WebSearch: new Set(['allowed_domains', 'blocked_domains']),
+};
+
+const TOOL_NAME = /^[A-Za-z_*][A-Za-z0-9_*-]*$/;
+
+export function parseRule(text: string, kind: RuleKind): Rule {
+  const src = text.trim();
+  if (src === '') throw new RuleError('empty rule', text, 0);
+  const open = src.indexOf('(');
+  let tool: string;
+  let body: string | undefined;
+  if (open < 0) {
+    if (src.includes(')')) throw new RuleError('")" without "("', text, src.indexOf(')'));
+    tool = src;
+  } else {
+    if (!src.endsWith(')'))
+      throw new RuleError(`"${src.slice(0, open)}(" is not closed with ")"`, text, src.length);
+    tool = src.slice(0, open);
+    body = src.slice(open + 1, -1);
+  }
+  if (!TOOL_NAME.test(tool)) throw new RuleError(`"${tool}" is not a tool name`, text, 0);
+  tool = TOOL_ALIASES[tool] ?? tool;
+  const toolIsPattern = tool.includes('*');
+  if (toolIsPattern && kind === 'allow' && !/^mcp__[^*_][^*]*?__/.test(tool)) {
+    throw new RuleError(
+      'an allow rule may use "*" in the tool name only after a literal mcp__server__ prefix (deny and ask rules may use it anywhere)',
+      text,
+      tool.indexOf('*'),
+    );
+  }
+  const specifier =
+    body === undefined ? ({ type: 'any' } as const) : parseSpecifier(tool, body, kind, text, open + 1);
+  return { kind, text: src, tool, toolIsPattern, specifier };
+}
+
+function parseSpecifier(tool: string, body: string, kind: RuleKind, text: string, at: number): Specifier {
+  if (body.trim() === '')
+    throw new RuleError(`${tool}() has an empty specifier; write ${tool} alone for every call`, text, at);
+  if (body === '*') return { type: 'any' };
+  const param = /^([A-Za-z_-][A-Za-z0-9_-]*):(.*)$/s.exec(body);
+  if (param && isParameter(tool, param[1]!)) {
+    const [, name, value] = param as unknown as [string, string, string];
+    if (kind === 'allow') {
+      throw new RuleError(`parameter rules (${tool}(${name}:...)) are for deny and ask only`, text, at);
+    }
+    return { type: 'param', name, pattern: value };
+  }
+  if (param && PRIMARY_FIELDS[tool] === param[1]) {
+    throw new RuleError(
+      `${tool}(${param[1]}:...) would match the raw ${param[1]} text, which a compound command can bypass; write ${tool}(${param[2]}) instead`,
+      text,
+      at,
+    );
+  }
+  switch (tool) {
+    case 'Bash':
+    case 'Monitor':
+      checkBalanced(body, text, at);
+      return { type: 'bash', pattern: body };
+    case 'Read':
+    case 'Edit':
+    case 'Write':
+    case 'NotebookEdit':
+    case 'MultiEdit':
+    case 'Glob':
+    case 'Grep':
+      if (/\*\*[^/]/.test(body)) {
+        throw new RuleError(`"${body}" is not a path pattern ("**" must be a whole path segment)`, text, at);
+      }
+      return { type: 'path', pattern: body, access: PATH_ACCESS[tool]! };
+    case 'WebFetch': {
+      const m = /^domain:(.+)$/.exec(body);
+      if (m === null)
+        throw new RuleError('WebFetch rules take domain:HOST (e.g. WebFetch(domain:*.github.com))', text, at);
+      const host = m[1]!.trim();
+      if (/[/:\s]/.test(host)) throw new RuleError(`"${host}" is not a host name pattern`, text, at + 7);
+      return { type: 'domain', pattern: host.toLowerCase().replace(/\.$/, '') };
+    }
+    case 'Agent':
+      return { type: 'agent', pattern: body };
+    default:
+      if (param && !tool.startsWith('mcp__')) {
+        if (kind === 'allow')
+          throw new RuleError(
+            `parameter rules (${tool}(${param[1]}:...)) are for deny and ask only`,
+            text,
+            at,
+          );
+        return { type: 'param', name: param[1]!, pattern: param[2]! };
+      }
+      if (tool.startsWith('mcp__'))
+        throw new RuleError('MCP rules take no specifier: write mcp__server or mcp__server__tool', text, at);
+      return { type: 'primary', pattern: body };
+  }
+}
+
+function isParameter(tool: string, name: string): boolean {
+  return PARAMETERS[tool]?.has(name) ?? false;
+}
+
+function checkBalanced(body: string, text: string, at: number): void {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '(') depth++;
+    else if (body[i] === ')' && --depth < 0)
+      throw new RuleError('unbalanced ")" in the specifier', text, at + i);
+  }
+  if (depth !== 0) throw new RuleError('unbalanced "(" in the specifier', text, at + body.length);
+}
