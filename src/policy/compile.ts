@@ -153,7 +153,10 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
       continue;
     }
     let set = byTool.get(r.rule.tool);
-    if (set === undefined) byTool.set(r.rule.tool, (set = { deny: [], ask: [], allow: [] }));
+    if (set === undefined) {
+      set = { deny: [], ask: [], allow: [] };
+      byTool.set(r.rule.tool, set);
+    }
     set[r.kind].push(r);
     if (r.rule.tool === 'Bash') {
       const first = r.rule.specifier.type === 'bash' ? literalFirstWord(r.rule.specifier.pattern) : undefined;

@@ -48,7 +48,8 @@ type Outcome = {
 let defaultFs: FileSystemView | undefined;
 
 export function decide(request: ToolRequest, policy: CompiledPolicy, options: DecideOptions = {}): Decision {
-  const fs = options.fs ?? (defaultFs ??= nodeFileSystem());
+  defaultFs ??= nodeFileSystem();
+  const fs = options.fs ?? defaultFs;
   const { mode, note } = effectiveMode(request.mode, policy);
   const tool = TOOL_ALIASES[request.tool] ?? request.tool;
   const finish = (o: Outcome, facts: DecisionFacts, workspace?: Workspace, network = false): Decision =>

@@ -1,4 +1,4 @@
-import { escape } from './glob.js';
+import { escapeRegExp } from './glob.js';
 
 /**
  * Bash(pattern): matched against one simple command's argv, words joined by single spaces.
@@ -13,7 +13,7 @@ export function compileBashPattern(pattern: string): (command: string) => boolea
     p = p.slice(0, -2);
     tail = '(?: .*)?';
   }
-  const body = p.split('*').map(escape).join('.*');
+  const body = p.split('*').map(escapeRegExp).join('.*');
   const re = new RegExp(`^${body}${tail}$`, 's');
   return (command) => re.test(command);
 }

@@ -1,8 +1,8 @@
 /** `*` matches any run of characters (spaces included); everything else is literal. */
 export function starGlob(pattern: string, flags = ''): RegExp {
-  return new RegExp(`^${pattern.split('*').map(escape).join('.*')}$`, flags);
+  return new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, flags);
 }
 
-export function escape(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
