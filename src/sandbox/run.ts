@@ -85,8 +85,9 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   const runId = randomUUID();
   const { env, droppedSecrets } = buildChildEnv(request.env ?? process.env, profile.envAllow);
   env[RUN_ID_VARIABLE] = runId;
-  if (droppedSecrets.length > 0)
+  if (droppedSecrets.length > 0) {
     notes.push(`Secret-like variables were not passed: ${droppedSecrets.join(', ')}.`);
+  }
 
   let file = command[0]!;
   let args = command.slice(1);
@@ -96,8 +97,8 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     file = isolation.probe.path!;
     args = [...plan.args, '--', ...command];
     // The host's TMPDIR is invisible behind the private /tmp unless it is a writable root.
-    if (!env.TMPDIR || !profile.writableRoots.some((root) => isInside(env.TMPDIR!, root)))
-      env.TMPDIR = '/tmp';
+    const tmp = env.TMPDIR;
+    if (!tmp || !profile.writableRoots.some((root) => isInside(tmp, root))) env.TMPDIR = '/tmp';
   }
 
   if (signal?.aborted) return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
@@ -121,7 +122,44 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     await output.discard();
     return sandboxError('spawn-failed', `"${command[0]}" could not be started: ${describeThrown(spawned)}.`);
   }
-  const pgid = child.pid;
+  try {
+    return await supervise({
+      child,
+      exited,
+      output,
+      request,
+      runId,
+      notes,
+      isolation: isolation.use,
+      started,
+    });
+  } catch (err) {
+    // Fail closed even here: nothing of the run may outlive an internal failure.
+    await terminateRun({ runId, pgid: child.pid, graceMs: 0 });
+    await output.discard().catch(() => undefined);
+    return sandboxError(
+      'internal',
+      `The sandbox failed while supervising the command: ${describeThrown(err)}`,
+    );
+  }
+}
+
+interface Supervised {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output: OutputCapture;
+  request: RunRequest;
+  runId: string;
+  notes: string[];
+  isolation: 'bwrap' | 'none';
+  started: number;
+}
+
+/** From a started child to its result: deadline, abort, output cap, the sweep, the excerpt. */
+async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
+  const { child, exited, output, request, runId, notes, isolation } = s;
+  const { profile, signal } = request;
+  const pgid = child.pid!;
   output.attach(child.stdout!, 'stdout');
   output.attach(child.stderr!, 'stderr');
 
@@ -164,7 +202,7 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     output.detach();
     notes.push('A process outside the run still held the output open; reading stopped when the run ended.');
   }
-  const setupFailure = isolation.use === 'bwrap' && exit.code === 1 ? bwrapSetupFailure(output) : undefined;
+  const setupFailure = isolation === 'bwrap' && exit.code === 1 ? bwrapSetupFailure(output) : undefined;
   if (setupFailure !== undefined) {
     await output.discard();
     return sandboxError(
@@ -193,9 +231,9 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     aborted,
     output: captured,
     killed: [...killed.values()].sort((a, b) => a.pid - b.pid),
-    isolation: isolation.use,
+    isolation,
     notes,
-    durationMs: performance.now() - started,
+    durationMs: performance.now() - s.started,
     runId,
   };
 }

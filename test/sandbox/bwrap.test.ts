@@ -9,7 +9,7 @@ import { planBwrap, probeBwrap } from '../../src/sandbox/bwrap.js';
 import { removeSpill } from '../../src/sandbox/output.js';
 import { RUN_ID_VARIABLE } from '../../src/sandbox/process-tree.js';
 import { type RunRequest, type RunResult, runSandboxed } from '../../src/sandbox/run.js';
-import { isAlive, pidsWithEnv, profileFor, type TempTree, tempTree } from './fixture.js';
+import { commandOf, isAlive, pidsWithEnv, profileFor, type TempTree, tempTree } from './fixture.js';
 
 const probe = await probeBwrap();
 
@@ -66,38 +66,51 @@ describe.skipIf(!probe.available)(`inside bubblewrap (${probe.reason ?? probe.pa
   }
 
   it('kills the whole tree (&, nohup, setsid) at the deadline; nothing survives', async () => {
-    let seen: number[] = [];
+    // Host pids of everything carrying the run tag, seen from outside the namespace, collected
+    // until the run ends (a snapshot could catch a child between fork and exec).
+    const seen = new Set<number>();
+    let watcher: NodeJS.Timeout | undefined;
     const r = await run({
       script:
         'sleep 100 & nohup sleep 100 >/dev/null 2>&1 & setsid sleep 100 & ( trap "" TERM; exec sleep 100 ) & echo "$TOOLGATE_RUN_ID"; wait',
       profile: profileFor([ws], { os: 'required', timeoutMs: 1500 }),
       killGraceMs: 300,
       onOutput: (chunk) => {
-        // Host pids of everything carrying the run tag, seen from outside the namespace.
-        seen = pidsWithEnv(RUN_ID_VARIABLE, chunk.toString().trim());
+        const id = chunk.toString().trim();
+        watcher ??= setInterval(() => {
+          for (const pid of pidsWithEnv(RUN_ID_VARIABLE, id)) seen.add(pid);
+        }, 20);
       },
     });
+    clearInterval(watcher);
     expect(r.timedOut).toBe(true);
     // bwrap, its init in the namespace, bash and the four children.
-    expect(seen.length).toBeGreaterThanOrEqual(7);
+    expect(seen.size).toBeGreaterThanOrEqual(7);
     for (const pid of seen) expect(isAlive(pid), `pid ${pid}`).toBe(false);
     expect(pidsWithEnv(RUN_ID_VARIABLE, r.runId)).toEqual([]);
     expect(r.killed.filter((p) => p.command === 'sleep')).toHaveLength(4);
   });
 
   it('kills background processes when the command exits (the PID namespace dies with it)', async () => {
-    let seen: number[] = [];
+    const seen = new Set<number>();
+    let watcher: NodeJS.Timeout | undefined;
     const r = await run({
-      // Handshake instead of a sleep: the script exits only after the test has looked.
+      // Handshake instead of a sleep: the script exits only after the test has seen the tree.
       script: 'setsid sleep 100 & echo "$TOOLGATE_RUN_ID"; while [ ! -e go ]; do sleep 0.01; done',
       onOutput: (chunk) => {
-        seen = pidsWithEnv(RUN_ID_VARIABLE, chunk.toString().trim());
-        fs.writeFileSync(path.join(ws, 'go'), '');
+        const id = chunk.toString().trim();
+        watcher ??= setInterval(() => {
+          const pids = pidsWithEnv(RUN_ID_VARIABLE, id);
+          for (const pid of pids) seen.add(pid);
+          const sleeping = pids.some((pid) => commandOf(pid) === 'sleep');
+          if (sleeping) fs.writeFileSync(path.join(ws, 'go'), '');
+        }, 10);
       },
     });
+    clearInterval(watcher);
     expect(r.exitCode).toBe(0);
     // bwrap, its init, bash and the setsid child.
-    expect(seen.length).toBeGreaterThanOrEqual(4);
+    expect(seen.size).toBeGreaterThanOrEqual(4);
     for (const pid of seen) expect(isAlive(pid), `pid ${pid}`).toBe(false);
   });
 

@@ -82,3 +82,12 @@ export function pidsWithEnv(name: string, value: string): number[] {
   }
   return pids;
 }
+
+/** The command name of a pid, or '' once it is gone. */
+export function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}

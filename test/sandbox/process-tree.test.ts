@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findRunProcesses, RUN_ID_VARIABLE, terminateRun } from '../../src/sandbox/process-tree.js';
-import { isAlive, pidsWithEnv } from './fixture.js';
+import { commandOf, isAlive, pidsWithEnv } from './fixture.js';
 
 /** Starts a detached, tagged bash and waits until it has printed one pid per background child. */
 async function startTree(script: string, children: number) {
@@ -21,16 +20,8 @@ async function startTree(script: string, children: number) {
   while (text.trim().split('\n').filter(Boolean).length < children) await once(child.stdout, 'data');
   const pids = text.trim().split('\n').map(Number);
   // A background child is forked before it execs; wait until each one runs its real program.
-  while (!pids.every((pid) => commOf(pid) === 'sleep')) await new Promise((r) => setImmediate(r));
+  while (!pids.every((pid) => commandOf(pid) === 'sleep')) await new Promise((r) => setImmediate(r));
   return { runId, pgid: child.pid!, pids, child };
-}
-
-function commOf(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    return '';
-  }
 }
 
 describe('finding and killing a run', () => {
