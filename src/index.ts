@@ -1,0 +1,33 @@
+/**
+ * toolgate as a library. The policy decides, the sandbox enforces, the pipeline runs tool
+ * calls through both, and the decision log records what was decided.
+ */
+
+// The decision log.
+export { DecisionLog, type DecisionLogOptions } from './audit/log.js';
+export { type DecisionRecord, requestOf } from './audit/record.js';
+export { type VerifyResult, verifyLog } from './audit/verify.js';
+// The Bash classifier.
+export { classifyBash } from './bash/classify.js';
+export type { BashFacts } from './bash/facts.js';
+// The policy engine.
+export {
+  type AutoClassifier,
+  anthropicClassifier,
+  decideWithClassifier,
+  offlineClassifier,
+} from './policy/auto.js';
+export type { CompiledPolicy } from './policy/compile.js';
+export { type DecideOptions, decide } from './policy/decide.js';
+export type { Decision, DecisionFacts, RuleRef } from './policy/decision.js';
+export { type FileSystemView, nodeFileSystem } from './policy/fs-view.js';
+export { discoverPolicyFiles, type LayerOptions } from './policy/layers.js';
+export { formatProblem, PolicyError, type PolicyProblem } from './policy/load.js';
+export { MODES, type Mode, parseMode } from './policy/mode.js';
+export type { SandboxProfile } from './policy/obligations.js';
+export { loadPolicy, policyFromText } from './policy/policy.js';
+export type { ToolRequest } from './policy/request.js';
+export { parseRule, RuleError } from './policy/rule.js';
+export { runPolicyTests, type TestReport } from './policy/test.js';
+// The sandbox.
+export { type RunRequest, type RunResult, runSandboxed } from './sandbox/run.js';
