@@ -11,10 +11,12 @@ import { isInside, realPathOf } from './real-path.js';
  *   empty `/tmp`, and — without network — an empty `/run`, because Unix sockets there
  *   (docker.sock, D-Bus) are not cut off by a network namespace;
  * - the writable roots bound read-write;
- * - existing paths the profile denies reading masked: an empty read-only tmpfs over a
- *   directory, `/dev/null` over a file (bwrap binds it `nodev`, so opening it fails with EACCES,
- *   which says "denied" more clearly than an empty file would), and existing protected paths or write-denied paths at the top of
- *   the writable roots bound read-only over the read-write bind;
+ * - existing protected paths (at the top of the writable roots and the cwd) and existing
+ *   write-denied paths inside the writable roots bound read-only over the read-write bind;
+ * - existing paths the profile denies reading masked, last, so that no later bind can expose
+ *   them again: an empty read-only tmpfs over a directory, `/dev/null` over a file (bwrap binds
+ *   it `nodev`, so opening it fails with EACCES, which says "denied" more clearly than an empty
+ *   file would);
  * - its own PID namespace (the whole tree dies with it), IPC namespace, no network namespace
  *   unless `profile.network`, no capabilities (even when toolgate runs as root), a new session
  *   (no TIOCSTI into the caller's terminal), and death when toolgate dies.
@@ -65,17 +67,18 @@ export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
     if (wasHidden && !writable.some((root) => isInside(dir, root))) args.push('--ro-bind', dir, dir);
   }
 
-  for (const mask of inside) args.push(...maskArgs(mask));
-  const readOnly = [
-    ...concretePaths(profile.writeDeny, 'writeDeny', notes),
-    ...protectedInside(writable, realOrSelf(cwd)),
-  ];
+  // Outside the writable roots everything is read-only already; no mount needed there.
+  const writeDenied = concretePaths(profile.writeDeny, 'writeDeny', notes).filter((d) =>
+    writable.some((root) => isInside(d.path, root) || isInside(root, d.path)),
+  );
+  const readOnly = [...writeDenied, ...protectedInside(writable, realOrSelf(cwd))];
   for (const entry of readOnly) args.push('--ro-bind', entry.path, entry.path);
   const worktrees = writable
     .map((root) => path.join(root, '.claude', 'worktrees'))
     .filter((p) => fs.existsSync(p) && readOnly.some((e) => e.path === path.dirname(p)));
   for (const dir of worktrees) args.push('--bind', dir, dir);
 
+  for (const mask of inside) args.push(...maskArgs(mask));
   for (const mask of around) args.push('--remount-ro', mask.path);
 
   args.push('--unshare-pid', '--unshare-ipc');

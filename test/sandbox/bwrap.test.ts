@@ -204,6 +204,17 @@ describe.skipIf(!probe.available)(`inside bubblewrap (${probe.reason ?? probe.pa
     expect(fs.readFileSync(path.join(project, 'out.txt'), 'utf8')).toBe('ok\n');
   });
 
+  it('keeps a read-denied file masked even when it is also a protected path', async () => {
+    fs.mkdirSync(path.join(ws, '.git'));
+    fs.writeFileSync(path.join(ws, '.git', 'config'), '[credential] token = SECRET');
+    const r = await run({
+      script: 'exec 2>&1; cat .git/config || echo no-config',
+      profile: profileFor([ws], { os: 'required', readDeny: [`${ws}/.git/config`] }),
+    });
+    expect(r.output.inline).not.toContain('SECRET');
+    expect(r.output.inline).toContain('no-config');
+  });
+
   it('reports a sandbox that bwrap cannot build as a typed error; the command never runs', async () => {
     const sub = path.join(outside, 'sub');
     fs.mkdirSync(sub);
