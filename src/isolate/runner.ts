@@ -109,7 +109,7 @@ export function createIsolateRunner(options: IsolateRunnerOptions = {}): Isolate
       let context: Context | undefined;
       const refs: Reference[] = [];
       try {
-        const compiled = await scriptFor(loaded.ivm, code as Compiled);
+        const compiled = await scriptFor(loaded.ivm, asCompiled(code));
         iso = compiled.iso;
         context = await iso.createContext();
         const serialize = (await context.evalClosure(PRELUDE, [input, deterministic], {
@@ -152,6 +152,12 @@ export function createIsolateRunner(options: IsolateRunnerOptions = {}): Isolate
       isolate = undefined;
     },
   };
+}
+
+/** Code that did not come from `compile` (a hand-made object) is compiled on first use. */
+function asCompiled(code: CompiledCode): Compiled {
+  if ((code as Partial<Compiled>).scripts instanceof WeakMap) return code as Compiled;
+  return { kind: code.kind, source: code.source, scripts: new WeakMap() };
 }
 
 /**
