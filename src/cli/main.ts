@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 import { main } from './toolgate.js';
 
+// A crash anywhere in a hook must still block the call: Claude Code proceeds on any exit code but 2.
+const failureCode = process.argv[2] === 'hook' ? 2 : 1;
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (err) => {
+    process.stderr.write(`toolgate: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(failureCode);
+  });
+}
+
 main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
@@ -14,6 +23,6 @@ main(process.argv.slice(2), {
   },
   (err) => {
     process.stderr.write(`toolgate: ${String(err)}\n`);
-    process.exitCode = 1;
+    process.exitCode = failureCode;
   },
 );

@@ -3,6 +3,14 @@ import { UsageError } from './io.js';
 
 /** Subcommands load lazily so that `toolgate hook` pays only for what a decision needs. */
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+  hook: {
+    summary: 'Claude Code PreToolUse hook: hook JSON in, decision JSON out; any error blocks (exit 2)',
+    load: async () => (await import('./hook.js')).hookCommand,
+  },
+  serve: {
+    summary: 'answer decisions over HTTP from a warm process (Claude Code http hook, any language)',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
   check: {
     summary: 'decide whether a tool call may run under the policy (allow, ask or deny, and why)',
     load: async () => (await import('./check.js')).checkCommand,
@@ -48,6 +56,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(
       `toolgate ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
-    return 1;
+    // A hook that fails must block (exit 2); Claude Code lets any other failure proceed.
+    return name === 'hook' ? 2 : 1;
   }
 }

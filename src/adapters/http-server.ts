@@ -1,0 +1,125 @@
+import http from 'node:http';
+import type { DecisionLog } from '../audit/log.js';
+import { type AutoClassifier, decideWithClassifier } from '../policy/auto.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import type { Decision } from '../policy/decision.js';
+import { parseMode } from '../policy/mode.js';
+import type { ToolRequest } from '../policy/request.js';
+import { hookFailure, hookOutput, parseHookInput } from './claude-hook.js';
+
+/**
+ * The same decisions from a warm process over HTTP:
+ *   POST /hook    a Claude Code http hook: hook JSON in, hook JSON out. HTTP hooks cannot block
+ *                 with a status code, so every failure answers 200 with a deny.
+ *   POST /decide  {"tool", "input", "cwd", "mode"?} -> a Decision.
+ *   GET  /health  {"ok": true, "policyDigest"}.
+ * Bodies are bounded; requests run concurrently; the decision log serializes its own appends.
+ */
+export interface DecisionServerOptions {
+  policy: () => CompiledPolicy;
+  log?: DecisionLog | undefined;
+  classifier?: AutoClassifier | undefined;
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+export function createDecisionServer(options: DecisionServerOptions): http.Server {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const decideAndLog = async (request: ToolRequest): Promise<Decision> => {
+    const decision = await decideWithClassifier(
+      request,
+      options.policy(),
+      options.classifier ? { classifier: options.classifier } : {},
+    );
+    await options.log?.append({ request, decision });
+    return decision;
+  };
+
+  return http.createServer((req, res) => {
+    const send = (status: number, body: unknown): void => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        'cache-control': 'no-store',
+      });
+      res.end(text);
+    };
+    const route = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+    if (route === 'GET /health') {
+      send(200, { ok: true, policyDigest: options.policy().digest });
+      return;
+    }
+    if (route !== 'POST /hook' && route !== 'POST /decide') {
+      send(404, { error: 'not found: use POST /hook, POST /decide or GET /health' });
+      return;
+    }
+    const isHook = route === 'POST /hook';
+    readBody(req, maxBody).then(
+      async (body) => {
+        try {
+          if (isHook) {
+            const parsed = parseHookInput(body);
+            if (!parsed.ok) return send(200, hookFailure(parsed.error));
+            if (parsed.event === 'other') return send(200, {});
+            return send(200, hookOutput(await decideAndLog(parsed.request)));
+          }
+          const request = toolRequest(body);
+          if (typeof request === 'string') return send(400, { error: request });
+          return send(200, await decideAndLog(request));
+        } catch (err) {
+          const reason = `internal error: ${err instanceof Error ? err.message : String(err)}`;
+          return isHook ? send(200, hookFailure(reason)) : send(500, { error: reason });
+        }
+      },
+      (err: Error & { status?: number }) => {
+        if (isHook) send(200, hookFailure(err.message));
+        else send(err.status ?? 400, { error: err.message });
+      },
+    );
+  });
+}
+
+function toolRequest(body: string): ToolRequest | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch (err) {
+    return `body is not JSON: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const r = data as Partial<ToolRequest> & { mode?: string };
+  if (r === null || typeof r !== 'object') return 'body must be a JSON object';
+  if (typeof r.tool !== 'string') return 'missing "tool"';
+  if (typeof r.cwd !== 'string') return 'missing "cwd" (an absolute path)';
+  const mode = r.mode === undefined ? undefined : parseMode(r.mode);
+  if (r.mode !== undefined && mode === undefined) return `unknown mode "${r.mode}"`;
+  return {
+    tool: r.tool,
+    input: r.input ?? {},
+    cwd: r.cwd,
+    ...(mode ? { mode } : {}),
+    ...(typeof r.sessionId === 'string' ? { sessionId: r.sessionId } : {}),
+    ...(typeof r.agentId === 'string' ? { agentId: r.agentId } : {}),
+  };
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        const err = Object.assign(new Error(`request body larger than ${max} bytes`), { status: 413 });
+        req.removeAllListeners('data');
+        req.resume();
+        reject(err);
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

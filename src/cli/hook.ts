@@ -1,0 +1,91 @@
+import { hookOutput, parseHookInput } from '../adapters/claude-hook.js';
+import { parseCliArgs } from './args.js';
+import type { CliIO } from './io.js';
+import { logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE]
+
+A Claude Code PreToolUse hook: reads the hook JSON on stdin, decides with the policy, and
+writes {"hookSpecificOutput": {"permissionDecision": "allow"|"deny"|"ask", ...}} on stdout.
+On any error (bad input, a broken policy, a crash) it exits 2 with the reason on stderr, which
+Claude Code treats as "block": it never fails open. Other hook events get no opinion (exit 0).
+
+In .claude/settings.json:
+  {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook"}]}]}}
+`;
+
+/** Claude Code reads exit 2 as "block the call"; every other failure would let it proceed. */
+export const BLOCK = 2;
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
+  try {
+    const { values } = parseCliArgs(argv, { ...POLICY_OPTIONS, help: { type: 'boolean', short: 'h' } });
+    if (values.help) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    const text = await readAll(io.stdin);
+    const parsed = parseHookInput(text);
+    if (!parsed.ok) return block(io, parsed.error);
+    if (parsed.event === 'other') return 0;
+    const policy = await policyFor({ ...values, cwd: values.cwd ?? parsed.request.cwd }, io);
+    const { decideWithClassifier } = await import('../policy/auto.js');
+    const classifier = policy.auto.classifier === 'anthropic' ? await anthropic(policy.auto, io) : undefined;
+    // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
+    const forced = modeOf(values.mode);
+    const request = forced ? { ...parsed.request, mode: forced } : parsed.request;
+    const decision = await decideWithClassifier(request, policy, classifier ? { classifier } : {});
+    const log = await logFor(values, io);
+    if (log) {
+      try {
+        await log.append({ request, decision });
+      } finally {
+        await log.close();
+      }
+    }
+    io.stdout.write(`${JSON.stringify(hookOutput(decision))}\n`);
+    return 0;
+  } catch (err) {
+    return block(
+      io,
+      err instanceof PolicyLoadFailed
+        ? err.message
+        : `internal error: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
+function block(io: CliIO, reason: string): number {
+  io.stderr.write(`toolgate hook: ${reason}\n`);
+  return BLOCK;
+}
+
+async function anthropic(
+  auto: { model?: string; prompt?: string; baseURL?: string; maxTokens?: number },
+  io: CliIO,
+) {
+  const { anthropicClassifier } = await import('../policy/auto.js');
+  return anthropicClassifier({
+    ...(auto.model ? { model: auto.model } : {}),
+    ...(auto.prompt ? { prompt: auto.prompt } : {}),
+    ...(auto.baseURL
+      ? { baseURL: auto.baseURL }
+      : io.env.ANTHROPIC_BASE_URL
+        ? { baseURL: io.env.ANTHROPIC_BASE_URL }
+        : {}),
+    ...(auto.maxTokens ? { maxTokens: auto.maxTokens } : {}),
+  });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > MAX_INPUT_BYTES) throw new Error(`hook input is larger than ${MAX_INPUT_BYTES} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createDecisionServer } from '../adapters/http-server.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { parseCliArgs } from './args.js';
+import type { CliIO } from './io.js';
+import { UsageError } from './io.js';
+import { logFor, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+
+const HELP = `usage: toolgate serve [--port P] [--host H] | [--socket S]  [--policy F]... [--log FILE] [--max-body BYTES]
+
+Answers decisions from a warm process over HTTP (loopback by default, or a unix socket):
+  POST /hook     Claude Code http hook (hook JSON in, hook JSON out; failures answer deny)
+  POST /decide   {"tool", "input", "cwd", "mode"?} -> a Decision
+  GET  /health
+SIGHUP reloads the policy (a broken policy keeps the old one and says why); SIGTERM and SIGINT
+stop accepting, finish what is in flight, close the log and exit.
+
+As a Claude Code hook:
+  {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "http", "url": "http://127.0.0.1:8787/hook"}]}]}}
+`;
+
+export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseCliArgs(argv, {
+    ...POLICY_OPTIONS,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    socket: { type: 'string' },
+    'max-body': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (values.socket && (values.port || values.host))
+    throw new UsageError('--socket cannot be combined with --port or --host');
+  const port = values.port === undefined ? 8787 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0-65535 (got ${values.port})`);
+  const maxBody = values['max-body'] === undefined ? undefined : Number(values['max-body']);
+  if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0))
+    throw new UsageError('--max-body must be a positive integer');
+  const host = values.host ?? '127.0.0.1';
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host)) {
+    io.stderr.write(
+      `toolgate serve: warning: listening on ${host}, not loopback; anyone who reaches it can ask for decisions\n`,
+    );
+  }
+
+  let policy: CompiledPolicy;
+  try {
+    policy = await policyFor(values, io);
+  } catch (err) {
+    if (err instanceof PolicyLoadFailed) {
+      io.stderr.write(`toolgate serve: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const log = await logFor(values, io);
+  const server = createDecisionServer({
+    policy: () => policy,
+    log,
+    ...(maxBody ? { maxBodyBytes: maxBody } : {}),
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    if (values.socket) {
+      if (fs.existsSync(values.socket)) fs.unlinkSync(values.socket);
+      server.listen(values.socket, () => resolve());
+    } else server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const where =
+    typeof address === 'string'
+      ? `unix:${address}`
+      : `http://${host.includes(':') ? `[${host}]` : host}:${(address as AddressInfo).port}`;
+  io.stdout.write(`${JSON.stringify({ listening: where, policyDigest: policy.digest })}\n`);
+
+  const reload = async (): Promise<void> => {
+    try {
+      policy = await policyFor(values, io);
+      io.stderr.write(`toolgate serve: policy reloaded (${policy.digest.slice(0, 12)})\n`);
+    } catch (err) {
+      io.stderr.write(
+        `toolgate serve: reload refused, keeping the previous policy: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+    }
+  };
+  process.on('SIGHUP', () => void reload());
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      server.close(() => resolve());
+      server.closeIdleConnections?.();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await log?.close();
+  if (values.socket) fs.rmSync(values.socket, { force: true });
+  return 0;
+}
