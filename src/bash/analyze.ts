@@ -309,7 +309,12 @@ function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean): 
   }
   const how: WriteHow = op === '>>' || op === '&>>' ? 'append' : 'overwrite';
   const verb = how === 'append' ? 'appends to' : 'writes';
-  r.write(target, how, `redirect ${op} ${verb} ${target.raw}${isExec ? ' (for the rest of the shell)' : ''}`, true);
+  r.write(
+    target,
+    how,
+    `redirect ${op} ${verb} ${target.raw}${isExec ? ' (for the rest of the shell)' : ''}`,
+    true,
+  );
 }
 
 function short(text: string): string {

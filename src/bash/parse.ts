@@ -712,10 +712,19 @@ class Walker {
   private piece(b: WordBuilder, node: SyntaxNode, ctx: Context): void {
     switch (node.type) {
       case 'word':
-      case 'number':
+      case 'number': {
+        const text = this.text(node);
+        // An unquoted word cannot hold unescaped blanks in bash; tree-sitter sometimes reads
+        // `x\n\\rm -rf y` as one word, which bash runs as two commands. Never trust that.
+        if (/(^|[^\\])[ \t\n\r]/.test(text)) {
+          this.problem(
+            `parser disagreement: the word "${this.snippet(node)}" contains a blank bash would split on`,
+          );
+        }
         if (node.children.length > 0) this.expandInto(b, node, ctx);
-        else decodeUnquoted(this.text(node), (chunk, unquoted) => b.literal(chunk, unquoted));
+        else decodeUnquoted(text, (chunk, unquoted) => b.literal(chunk, unquoted));
         return;
+      }
       case 'concatenation':
       case 'command_name':
         for (const child of node.children) this.piece(b, child, ctx);

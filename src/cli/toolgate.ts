@@ -41,7 +41,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${ENGINE_VERSION}\n`);
     return 0;
   }
-  const sub = SUBCOMMANDS[name];
+  const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (sub === undefined) {
     io.stderr.write(`toolgate: unknown command "${name}"\n\n${usage()}`);
     return 2;

@@ -9,7 +9,7 @@ import { hostOf } from './match/domain.js';
 import { type Mode, parseMode } from './mode.js';
 import { sandboxProfile } from './profile.js';
 import type { ToolRequest } from './request.js';
-import { TOOL_ALIASES } from './rule.js';
+import { canonicalToolName } from './rule.js';
 import {
   bashRuleHit,
   type ConditionEvaluator,
@@ -51,7 +51,7 @@ export function decide(request: ToolRequest, policy: CompiledPolicy, options: De
   defaultFs ??= nodeFileSystem();
   const fs = options.fs ?? defaultFs;
   const { mode, note } = effectiveMode(request.mode, policy);
-  const tool = TOOL_ALIASES[request.tool] ?? request.tool;
+  const tool = canonicalToolName(request.tool);
   const finish = (o: Outcome, facts: DecisionFacts, workspace?: Workspace, network = false): Decision =>
     toDecision(o, facts, mode, note, policy, request, workspace, network, fs.home);
 

@@ -50,6 +50,11 @@ export class RuleError extends Error {
 /** Claude Code renamed Task to Agent; rules may use either. */
 export const TOOL_ALIASES: Readonly<Record<string, string>> = { Task: 'Agent' };
 
+/** Names come from models and policy authors: never read them through the prototype chain. */
+export function canonicalToolName(name: string): string {
+  return Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name]! : name;
+}
+
 /**
  * Claude Code consults only Read(...) and Edit(...) path rules and ignores Write(...),
  * NotebookEdit(...), MultiEdit(...), Glob(...) and Grep(...) ones. toolgate reads them as the
@@ -83,13 +88,18 @@ export const PRIMARY_FIELDS: Readonly<Record<string, string>> = {
   Skill: 'skill',
 };
 
+/**
+ * The fields Claude Code refuses in parameter rules, for every tool: they hold what the call acts
+ * on, and a compound command or a path spelled differently would slip past a text match.
+ */
+export const FORBIDDEN_PARAMETERS = new Set(['command', 'file_path', 'path', 'notebook_path', 'url']);
+
 /** Parameters that can be named in `Tool(param:value)` rules, per tool (beside any name for other tools). */
 const PARAMETERS: Readonly<Record<string, ReadonlySet<string>>> = {
   Bash: new Set(['run_in_background', 'dangerouslyDisableSandbox']),
   Agent: new Set(['model', 'description', 'prompt', 'run_in_background']),
   Read: new Set(['offset', 'limit', 'pages']),
-  Grep: new Set(['output_mode', 'glob', 'type', 'multiline', '-i', 'path']),
-  Glob: new Set(['path']),
+  Grep: new Set(['output_mode', 'glob', 'type', 'multiline', '-i']),
   Edit: new Set(['replace_all']),
   WebFetch: new Set(['prompt']),
   WebSearch: new Set(['allowed_domains', 'blocked_domains']),
@@ -113,7 +123,7 @@ export function parseRule(text: string, kind: RuleKind): Rule {
     body = src.slice(open + 1, -1);
   }
   if (!TOOL_NAME.test(tool)) throw new RuleError(`"${tool}" is not a tool name`, text, 0);
-  tool = TOOL_ALIASES[tool] ?? tool;
+  tool = canonicalToolName(tool);
   const toolIsPattern = tool.includes('*');
   if (toolIsPattern && kind === 'allow' && !/^mcp__[^*_][^*]*?__/.test(tool)) {
     throw new RuleError(
@@ -139,7 +149,11 @@ function parseSpecifier(tool: string, body: string, kind: RuleKind, text: string
     }
     return { type: 'param', name, pattern: value };
   }
-  if (param && PRIMARY_FIELDS[tool] === param[1]) {
+  if (
+    param &&
+    (FORBIDDEN_PARAMETERS.has(param[1]!) ||
+      (Object.hasOwn(PRIMARY_FIELDS, tool) && PRIMARY_FIELDS[tool] === param[1]))
+  ) {
     throw new RuleError(
       `${tool}(${param[1]}:...) would match the raw ${param[1]} text, which a compound command can bypass; write ${tool}(${param[2]}) instead`,
       text,
@@ -189,7 +203,7 @@ function parseSpecifier(tool: string, body: string, kind: RuleKind, text: string
 }
 
 function isParameter(tool: string, name: string): boolean {
-  return PARAMETERS[tool]?.has(name) ?? false;
+  return !FORBIDDEN_PARAMETERS.has(name) && Object.hasOwn(PARAMETERS, tool) && PARAMETERS[tool]!.has(name);
 }
 
 function checkBalanced(body: string, text: string, at: number): void {

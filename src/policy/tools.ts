@@ -126,12 +126,12 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
 };
 
 export function toolInfo(name: string): ToolInfo {
-  return TOOLS[name] ?? { class: 'unknown' };
+  return Object.hasOwn(TOOLS, name) ? TOOLS[name]! : { class: 'unknown' };
 }
 
 /** Validates the fields the policy reads; returns a message for the model when they are wrong. */
 export function checkInput(name: string, input: unknown): string | undefined {
-  const info = TOOLS[name];
+  const info = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
   if (info?.input === undefined) {
     if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) {
       return `input of ${name} must be a JSON object`;

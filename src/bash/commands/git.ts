@@ -691,7 +691,8 @@ const git: CommandSpec = {
       sink.notUnderstood(`git: the subcommand "${sub.raw}" is only known at run time`);
       return;
     }
-    const analyzer = SUBCOMMANDS[sub.value];
+    // The subcommand comes from the command line: never read it through the prototype chain.
+    const analyzer = Object.hasOwn(SUBCOMMANDS, sub.value) ? SUBCOMMANDS[sub.value] : undefined;
     const subCtx = { ...ctx, name: `git ${sub.value}`, args: rest.slice(1) };
     if (analyzer === undefined) {
       sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);

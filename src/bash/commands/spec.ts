@@ -266,7 +266,7 @@ export function subcommands(
         sink.notUnderstood(`${ctx.name}: the subcommand "${sub.raw}" is only known at run time`);
         return;
       }
-      const analyzer = subs[sub.value] ?? fallback;
+      const analyzer = (Object.hasOwn(subs, sub.value) ? subs[sub.value] : undefined) ?? fallback;
       analyzer({ ...ctx, name: `${ctx.name} ${sub.value}`, args: rest.slice(1) }, sink);
     },
   };

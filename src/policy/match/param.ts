@@ -5,6 +5,7 @@ export function compileParamPattern(name: string, pattern: string): (input: unkn
   const re = starGlob(pattern, 's');
   return (input) => {
     if (input === null || typeof input !== 'object') return false;
+    if (!Object.hasOwn(input, name)) return false;
     const value = (input as Record<string, unknown>)[name];
     if (value === undefined || value === null || typeof value === 'object') return false;
     return re.test(String(value));
