@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 export interface SyntaxNode {
   readonly type: string;
   readonly named: boolean;
-  /** UTF-16 offsets into the source, as JavaScript strings count. */
+  /** UTF-16 offsets into the source, as JavaScript strings count (-1 for anonymous tokens). */
   readonly start: number;
   readonly end: number;
   readonly children: SyntaxNode[];
@@ -101,13 +101,11 @@ export function parseSyntax(source: string): SyntaxResult {
       if (stack.length > LIMITS.maxDepth)
         return { ok: false, reason: `too complex: nested deeper than ${LIMITS.maxDepth} levels` };
       const type = typeName(g, cursor);
-      const node: MutableNode = {
-        type,
-        named: g.named.has(type),
-        start: cursor.startIndex,
-        end: cursor.endIndex,
-        children: [],
-      };
+      const named = g.named.has(type);
+      // Anonymous tokens (`;`, `|`, `$(`) are read by type only: skip two native calls for them.
+      const node: MutableNode = named
+        ? { type, named, start: cursor.startIndex, end: cursor.endIndex, children: [] }
+        : { type, named, start: -1, end: -1, children: [] };
       stack[stack.length - 1]!.children.push(node);
       if (cursor.gotoFirstChild()) {
         stack.push(node);

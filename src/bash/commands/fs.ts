@@ -275,9 +275,10 @@ function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
 }
 
 function remover(options: readonly string[], verb: string): CommandSpec {
+  const rules: OptionRules = { options, anyOption: true };
   return {
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, { options, anyOption: true });
+      const parsed = applyOptions(ctx, sink, rules);
       for (const w of parsed.operands) sink.remove(w, `${ctx.name} ${verb} ${w.raw}`);
     },
   };
@@ -329,9 +330,10 @@ const shred: CommandSpec = {
 };
 
 function creator(options: readonly string[], what: string, effects?: OptionRules['effects']): CommandSpec {
+  const rules: OptionRules = { options, anyOption: true, effects };
   return {
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, { options, anyOption: true, effects });
+      const parsed = applyOptions(ctx, sink, rules);
       for (const w of parsed.operands) sink.write(w, 'create', `${ctx.name} ${what} ${w.raw}`);
     },
   };
@@ -350,9 +352,10 @@ const mknod = creator(['m|mode=', 'Z', 'context?'], 'creates');
 
 /** chmod/chown/chgrp: a change of metadata; recursive ones are destructive (they cannot be undone). */
 function permissions(options: readonly string[], leadingOperands: number): CommandSpec {
+  const rules: OptionRules = { options, anyOption: true, effects: { reference: 'read' } };
   return {
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, { options, anyOption: true, effects: { reference: 'read' } });
+      const parsed = applyOptions(ctx, sink, rules);
       const recursive = parsed.options.some((o) => o.id === 'recursive');
       const hasReference = parsed.options.some((o) => o.id === 'reference');
       // chmod modes like -x look like options; GNU accepts them as the mode.

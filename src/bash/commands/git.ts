@@ -52,12 +52,13 @@ function reading(
   extraOptions: readonly string[] = [],
   extraEffects: Readonly<Record<string, OptionEffect>> = {},
 ): Analyzer {
+  const rules = {
+    options: [...DIFF_OPTIONS, ...extraOptions],
+    anyOption: true,
+    effects: { ...DIFF_EFFECTS, ...extraEffects },
+  };
   return (ctx, sink) => {
-    const parsed = applyOptions(ctx, sink, {
-      options: [...DIFF_OPTIONS, ...extraOptions],
-      anyOption: true,
-      effects: { ...DIFF_EFFECTS, ...extraEffects },
-    });
+    const parsed = applyOptions(ctx, sink, rules);
     reportPaths(ctx, parsed.operands, sink);
   };
 }

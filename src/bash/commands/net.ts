@@ -25,106 +25,102 @@ const SEND = (v: Word | undefined, s: EffectSink): void => {
   s.network('curl sends data to a server', true);
 };
 
+const CURL_RULES: OptionRules = {
+  options: [
+    'd|data=',
+    'data-ascii=',
+    'data-binary=',
+    'data-raw=',
+    'data-urlencode=',
+    'json=',
+    'F|form=',
+    'form-string=',
+    'T|upload-file=',
+    'X|request=',
+    'o|output=',
+    'O|remote-name',
+    'remote-name-all',
+    'output-dir=',
+    'D|dump-header=',
+    'c|cookie-jar=',
+    'b|cookie=',
+    'K|config=',
+    'trace=',
+    'trace-ascii=',
+    'stderr=',
+    'libcurl=',
+    'etag-save=',
+    'hsts=',
+    'alt-svc=',
+    'H|header=',
+    'u|user=',
+    'A|user-agent=',
+    'e|referer=',
+    'm|max-time=',
+    'connect-timeout=',
+    'retry=',
+    'w|write-out=',
+    'x|proxy=',
+    'r|range=',
+    'Y|speed-limit=',
+    'y|speed-time=',
+    'z|time-cond=',
+    'E|cert=',
+    'key=',
+    'cacert=',
+    'capath=',
+    'resolve=',
+    'connect-to=',
+    'interface=',
+    'url=',
+    'G|get',
+    'I|head',
+  ],
+  anyOption: true,
+  effects: {
+    data: SEND,
+    'data-ascii': SEND,
+    'data-binary': SEND,
+    'data-raw': SEND,
+    'data-urlencode': SEND,
+    json: SEND,
+    form: SEND,
+    'form-string': SEND,
+    'upload-file': (v, s) => {
+      if (v) s.read(v);
+      s.network('curl -T uploads a file', true);
+    },
+    request: (v, s) => {
+      if (!v || !/^(GET|HEAD|OPTIONS)$/i.test(v.value))
+        s.network(`curl -X ${v?.raw ?? ''} sends a request that changes data`, true);
+    },
+    output: 'write',
+    'remote-name': (_v, s) =>
+      s.write(
+        literal('(a file named after the URL)'),
+        'overwrite',
+        'curl -O writes a file named after the URL',
+      ),
+    'remote-name-all': (_v, s) =>
+      s.write(literal('(files named after the URLs)'), 'overwrite', 'curl writes files named after the URLs'),
+    'dump-header': 'write',
+    'cookie-jar': 'write',
+    cookie: (v, s) => v && !v.value.includes('=') && s.read(v),
+    config: (v, s) =>
+      s.notUnderstood(`curl -K reads options from ${v?.raw ?? 'a file'}, which may write files or upload`),
+    trace: 'write',
+    'trace-ascii': 'write',
+    stderr: 'write',
+    libcurl: 'write',
+    'etag-save': 'write',
+    hsts: 'write',
+    'alt-svc': 'write',
+  },
+};
+
 const curl: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'd|data=',
-        'data-ascii=',
-        'data-binary=',
-        'data-raw=',
-        'data-urlencode=',
-        'json=',
-        'F|form=',
-        'form-string=',
-        'T|upload-file=',
-        'X|request=',
-        'o|output=',
-        'O|remote-name',
-        'remote-name-all',
-        'output-dir=',
-        'D|dump-header=',
-        'c|cookie-jar=',
-        'b|cookie=',
-        'K|config=',
-        'trace=',
-        'trace-ascii=',
-        'stderr=',
-        'libcurl=',
-        'etag-save=',
-        'hsts=',
-        'alt-svc=',
-        'H|header=',
-        'u|user=',
-        'A|user-agent=',
-        'e|referer=',
-        'm|max-time=',
-        'connect-timeout=',
-        'retry=',
-        'w|write-out=',
-        'x|proxy=',
-        'r|range=',
-        'Y|speed-limit=',
-        'y|speed-time=',
-        'z|time-cond=',
-        'E|cert=',
-        'key=',
-        'cacert=',
-        'capath=',
-        'resolve=',
-        'connect-to=',
-        'interface=',
-        'url=',
-        'G|get',
-        'I|head',
-      ],
-      anyOption: true,
-      effects: {
-        data: SEND,
-        'data-ascii': SEND,
-        'data-binary': SEND,
-        'data-raw': SEND,
-        'data-urlencode': SEND,
-        json: SEND,
-        form: SEND,
-        'form-string': SEND,
-        'upload-file': (v, s) => {
-          if (v) s.read(v);
-          s.network('curl -T uploads a file', true);
-        },
-        request: (v, s) => {
-          if (!v || !/^(GET|HEAD|OPTIONS)$/i.test(v.value))
-            s.network(`curl -X ${v?.raw ?? ''} sends a request that changes data`, true);
-        },
-        output: 'write',
-        'remote-name': (_v, s) =>
-          s.write(
-            literal('(a file named after the URL)'),
-            'overwrite',
-            'curl -O writes a file named after the URL',
-          ),
-        'remote-name-all': (_v, s) =>
-          s.write(
-            literal('(files named after the URLs)'),
-            'overwrite',
-            'curl writes files named after the URLs',
-          ),
-        'dump-header': 'write',
-        'cookie-jar': 'write',
-        cookie: (v, s) => v && !v.value.includes('=') && s.read(v),
-        config: (v, s) =>
-          s.notUnderstood(
-            `curl -K reads options from ${v?.raw ?? 'a file'}, which may write files or upload`,
-          ),
-        trace: 'write',
-        'trace-ascii': 'write',
-        stderr: 'write',
-        libcurl: 'write',
-        'etag-save': 'write',
-        hsts: 'write',
-        'alt-svc': 'write',
-      },
-    });
+    const parsed = applyOptions(ctx, sink, CURL_RULES);
     sink.network('curl opens a network connection', false);
     for (const w of parsed.operands) {
       if (/^file:/i.test(w.value)) sink.read({ ...w, value: w.value.replace(/^file:\/\//i, '') });

@@ -250,12 +250,10 @@ export function subcommands(
   subs: Readonly<Record<string, Analyzer>>,
   fallback: Analyzer,
 ): CommandSpec {
+  const rules: OptionRules = { ...globalRules, parse: { ...globalRules.parse, permute: false } };
   return {
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, {
-        ...globalRules,
-        parse: { ...globalRules.parse, permute: false },
-      });
+      const parsed = applyOptions(ctx, sink, rules);
       const rest = parsed.restIndex === undefined ? [] : ctx.args.slice(parsed.restIndex);
       const sub = rest[0];
       if (sub === undefined) {

@@ -94,51 +94,53 @@ const sed: CommandSpec = {
 
 // ---------------------------------------------------------------- awk
 
+const AWK_RULES: OptionRules = {
+  options: [
+    'F|field-separator=',
+    'v|assign=',
+    'f|file=',
+    'e|source=',
+    'E|exec=',
+    'i|include=',
+    'l|load=',
+    'b|characters-as-bytes',
+    'c|traditional',
+    'C|copyright',
+    'd|dump-variables?',
+    'D|debug?',
+    'g|gen-pot',
+    'h|help',
+    'L|lint?',
+    'M|bignum',
+    'N|use-lc-numeric',
+    'n|non-decimal-data',
+    'o|pretty-print?',
+    'O|optimize',
+    'p|profile?',
+    'P|posix',
+    'r|re-interval',
+    's|no-optimize',
+    'S|sandbox',
+    't|lint-old',
+    'V|version',
+    'W=',
+  ],
+  effects: {
+    file: (v, s) => s.opaque(`awk -f runs the program in ${v?.raw ?? 'a file'}`),
+    exec: (v, s) => s.opaque(`awk -E runs the program in ${v?.raw ?? 'a file'}`),
+    include: (v, s) => s.opaque(`awk -i loads ${v?.raw ?? 'a library'}`),
+    load: (v, s) => s.opaque(`awk -l loads the extension ${v?.raw ?? ''}`),
+    'dump-variables': (v, s) => v && s.write(v, 'overwrite', `awk -d writes ${v.raw}`),
+    'pretty-print': (v, s) => v && s.write(v, 'overwrite', `awk -o writes ${v.raw}`),
+    profile: (v, s) => s.write(v ?? literalWord('awkprof.out'), 'overwrite', 'awk -p writes a profile'),
+    debug: (_v, s) => s.notUnderstood('awk -D starts the interactive debugger'),
+    W: (_v, s) => s.notUnderstood('awk -W options are not modelled'),
+  },
+};
+
 const awk: CommandSpec = {
   analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, {
-      options: [
-        'F|field-separator=',
-        'v|assign=',
-        'f|file=',
-        'e|source=',
-        'E|exec=',
-        'i|include=',
-        'l|load=',
-        'b|characters-as-bytes',
-        'c|traditional',
-        'C|copyright',
-        'd|dump-variables?',
-        'D|debug?',
-        'g|gen-pot',
-        'h|help',
-        'L|lint?',
-        'M|bignum',
-        'N|use-lc-numeric',
-        'n|non-decimal-data',
-        'o|pretty-print?',
-        'O|optimize',
-        'p|profile?',
-        'P|posix',
-        'r|re-interval',
-        's|no-optimize',
-        'S|sandbox',
-        't|lint-old',
-        'V|version',
-        'W=',
-      ],
-      effects: {
-        file: (v, s) => s.opaque(`awk -f runs the program in ${v?.raw ?? 'a file'}`),
-        exec: (v, s) => s.opaque(`awk -E runs the program in ${v?.raw ?? 'a file'}`),
-        include: (v, s) => s.opaque(`awk -i loads ${v?.raw ?? 'a library'}`),
-        load: (v, s) => s.opaque(`awk -l loads the extension ${v?.raw ?? ''}`),
-        'dump-variables': (v, s) => v && s.write(v, 'overwrite', `awk -d writes ${v.raw}`),
-        'pretty-print': (v, s) => v && s.write(v, 'overwrite', `awk -o writes ${v.raw}`),
-        profile: (v, s) => s.write(v ?? literalWord('awkprof.out'), 'overwrite', 'awk -p writes a profile'),
-        debug: (_v, s) => s.notUnderstood('awk -D starts the interactive debugger'),
-        W: (_v, s) => s.notUnderstood('awk -W options are not modelled'),
-      },
-    });
+    const parsed = applyOptions(ctx, sink, AWK_RULES);
     const ids = parsed.options.map((o) => o.id);
     const sandboxed = ids.includes('sandbox');
     const programs = parsed.options.filter((o) => o.id === 'source').map((o) => o.value!);

@@ -34,10 +34,11 @@ function wrapper(
     alone?: (ctx: CommandContext, sink: EffectSink) => void;
   } = {},
 ): CommandSpec {
+  const rules = { options, effects: opts.effects, parse: { permute: false } };
   return {
     transparent: opts.transparent ?? false,
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, { options, effects: opts.effects, parse: { permute: false } });
+      const parsed = applyOptions(ctx, sink, rules);
       const operands = rest(ctx, parsed.restIndex);
       const inner = operands.slice(opts.leading ?? 0);
       opts.extra?.(ctx, sink, inner);
