@@ -37,17 +37,40 @@ interface StatLine {
 /** PF_EXITING in /proc/<pid>/stat's flags: set when the task enters do_exit(). */
 const PF_EXITING = 0x4;
 
-function readStat(pid: number): StatLine | undefined {
+/**
+ * A scan reads two small files of every process on the machine, once per call, so it reads
+ * them with one open/read/close into a shared buffer instead of readFileSync's extra stat,
+ * second read and fresh allocation each. The view is valid until the next read.
+ */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+function readProcFile(file: string): Buffer | undefined {
+  let fd: number;
   try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name is in parentheses and may itself contain spaces and parentheses.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const state = fields[0] ?? '?';
-    const dying = state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
-    return { dying, pgrp: Number(fields[2]) };
+    fd = fs.openSync(file, 'r');
   } catch {
     return undefined;
   }
+  try {
+    const n = fs.readSync(fd, scratch, 0, scratch.length, null);
+    // A file that fills the buffer may be longer (a huge environment): read it whole.
+    return n < scratch.length ? scratch.subarray(0, n) : fs.readFileSync(file);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readStat(pid: number): StatLine | undefined {
+  const bytes = readProcFile(`/proc/${pid}/stat`);
+  if (!bytes) return undefined;
+  const text = bytes.toString('latin1');
+  // The command name is in parentheses and may itself contain spaces and parentheses.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0] ?? '?';
+  const dying = state === 'Z' || state === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
+  return { dying, pgrp: Number(fields[2]) };
 }
 
 function readCommand(pid: number): string {
@@ -59,14 +82,14 @@ function readCommand(pid: number): string {
 }
 
 function carriesTag(pid: number, tag: Buffer): boolean {
-  try {
-    const environ = fs.readFileSync(`/proc/${pid}/environ`);
-    // Entries are NUL-separated; require a boundary on both sides so a prefix does not match.
-    const at = environ.indexOf(tag);
-    return at === 0 || (at > 0 && environ[at - 1] === 0);
-  } catch {
-    return false;
+  const environ = readProcFile(`/proc/${pid}/environ`);
+  if (!environ) return false;
+  // Entries are NUL-separated; require a boundary on both sides so that a value merely
+  // containing the tag neither matches nor hides the real entry behind it.
+  for (let at = environ.indexOf(tag); at !== -1; at = environ.indexOf(tag, at + 1)) {
+    if (at === 0 || environ[at - 1] === 0) return true;
   }
+  return false;
 }
 
 /** The live (not zombie, not exiting) processes of a run: its process group and everything carrying its tag. */
@@ -178,4 +201,37 @@ export async function terminateRun(options: TerminateOptions): Promise<Terminate
     killed: [...signalled.values()].filter((p) => !survivors.has(p.pid)).sort((a, b) => a.pid - b.pid),
     survivors: alive.map(({ pid, command }) => ({ pid, command })),
   };
+}
+
+/**
+ * Runs in progress, so that they die with toolgate. bwrap's --die-with-parent covers a
+ * toolgate that dies later in a run, but not one that dies in the first milliseconds (a
+ * start-up race in which bwrap's namespace init outlives it, observed with bwrap 0.8). An exit
+ * hook cannot await, so it scans and SIGKILLs synchronously, a few rounds.
+ */
+const inProgress = new Map<string, number | undefined>();
+let hookInstalled = false;
+
+/** Registers a run until the returned function is called. */
+export function trackRun(runId: string, pgid: number | undefined): () => void {
+  if (!hookInstalled) {
+    process.on('exit', killTrackedRunsNow);
+    hookInstalled = true;
+  }
+  inProgress.set(runId, pgid);
+  return () => {
+    inProgress.delete(runId);
+  };
+}
+
+function killTrackedRunsNow(): void {
+  for (const [runId, pgid] of inProgress) {
+    for (let round = 0; round < 3; round += 1) {
+      const alive = scan(runId, pgid);
+      if (alive.length === 0) break;
+      if (pgid !== undefined && alive.some((p) => p.inGroup)) signal(-pgid, 'SIGKILL');
+      for (const p of alive) signal(p.pid, 'SIGKILL');
+    }
+  }
+  inProgress.clear();
 }

@@ -2,12 +2,19 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SandboxProfile } from '../policy/obligations.js';
-import { type BwrapProbe, planBwrap, probeBwrap } from './bwrap.js';
+import { planBwrap } from './bwrap.js';
 import { buildChildEnv } from './env.js';
 import { describeThrown, type SandboxError, sandboxError } from './error.js';
+import { bwrapSetupFailure, chooseIsolation } from './isolation.js';
 import { type CapturedOutput, OutputCapture, type StreamName } from './output.js';
 import { preflight } from './preflight.js';
-import { type KilledProcess, RUN_ID_VARIABLE, type TerminateOutcome, terminateRun } from './process-tree.js';
+import {
+  type KilledProcess,
+  RUN_ID_VARIABLE,
+  type TerminateOutcome,
+  terminateRun,
+  trackRun,
+} from './process-tree.js';
 import { isInside } from './real-path.js';
 
 /**
@@ -104,12 +111,62 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   if (signal?.aborted) return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
   const output = new OutputCapture(profile, request.onOutput);
 
+  // Tracked from before the spawn: the process may exist before spawn() even returns.
+  const untrack = trackRun(runId, undefined);
+  try {
+    return await launch({
+      command,
+      file,
+      args,
+      env,
+      output,
+      request,
+      runId,
+      notes,
+      isolation: isolation.use,
+      started,
+    });
+  } finally {
+    untrack();
+  }
+}
+
+/** Everything decided before the process exists. */
+interface Launch {
+  /** The command as requested (for messages). */
+  command: string[];
+  /** What is really executed: the command, or bwrap wrapping it. */
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  output: OutputCapture;
+  request: RunRequest;
+  runId: string;
+  notes: string[];
+  isolation: 'bwrap' | 'none';
+  started: number;
+}
+
+interface Supervised extends Launch {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function launch(l: Launch): Promise<RunResult | SandboxError> {
+  const failedToStart = async (err: unknown) => {
+    await l.output.discard();
+    return sandboxError('spawn-failed', `"${l.command[0]}" could not be started: ${describeThrown(err)}.`);
+  };
   let child: ChildProcess;
   try {
-    child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(l.file, l.args, {
+      cwd: l.request.cwd,
+      env: l.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
-    await output.discard();
-    return sandboxError('spawn-failed', `"${command[0]}" could not be started: ${describeThrown(err)}.`);
+    return failedToStart(err);
   }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, sig) => resolve({ code, signal: sig }));
@@ -118,41 +175,19 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     child.once('spawn', () => resolve(undefined));
     child.once('error', resolve);
   });
-  if (spawned || child.pid === undefined) {
-    await output.discard();
-    return sandboxError('spawn-failed', `"${command[0]}" could not be started: ${describeThrown(spawned)}.`);
-  }
+  if (spawned || child.pid === undefined) return failedToStart(spawned);
+  trackRun(l.runId, child.pid);
   try {
-    return await supervise({
-      child,
-      exited,
-      output,
-      request,
-      runId,
-      notes,
-      isolation: isolation.use,
-      started,
-    });
+    return await supervise({ ...l, child, exited });
   } catch (err) {
     // Fail closed even here: nothing of the run may outlive an internal failure.
-    await terminateRun({ runId, pgid: child.pid, graceMs: 0 });
-    await output.discard().catch(() => undefined);
+    await terminateRun({ runId: l.runId, pgid: child.pid, graceMs: 0 });
+    await l.output.discard().catch(() => undefined);
     return sandboxError(
       'internal',
       `The sandbox failed while supervising the command: ${describeThrown(err)}`,
     );
   }
-}
-
-interface Supervised {
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output: OutputCapture;
-  request: RunRequest;
-  runId: string;
-  notes: string[];
-  isolation: 'bwrap' | 'none';
-  started: number;
 }
 
 /** From a started child to its result: deadline, abort, output cap, the sweep, the excerpt. */
@@ -238,17 +273,6 @@ async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
   };
 }
 
-/**
- * bwrap reports a failed mount or chdir as one line `bwrap: ...` and exit code 1, before the
- * command is ever executed. A command that prints exactly that itself is misread as a setup
- * failure, which only turns its own failure into an error that says so.
- */
-function bwrapSetupFailure(output: OutputCapture): string | undefined {
-  const text = output.headText();
-  const match = /^bwrap: ([^\n]*)\n?$/.exec(text);
-  return match?.[1];
-}
-
 function commandOf(request: RunRequest): string[] | SandboxError {
   const { argv, script } = request;
   if ((argv === undefined) === (script === undefined)) {
@@ -264,27 +288,4 @@ function commandOf(request: RunRequest): string[] | SandboxError {
     return sandboxError('invalid-request', 'argv must be strings without NUL bytes.');
   }
   return [...argv!];
-}
-
-type Isolation = { use: 'bwrap'; probe: BwrapProbe } | { use: 'none' };
-
-async function chooseIsolation(
-  profile: SandboxProfile,
-  bwrapPath: string | undefined,
-  notes: string[],
-): Promise<Isolation | SandboxError> {
-  if (profile.os === 'off') {
-    notes.push('OS isolation is off for this call (profile.os = off).');
-    return { use: 'none' };
-  }
-  const probe = await probeBwrap(bwrapPath);
-  if (probe.available) return { use: 'bwrap', probe };
-  if (profile.os === 'required') {
-    return sandboxError(
-      'isolation-unavailable',
-      `The policy requires OS isolation, but bubblewrap is not usable here (${probe.reason}); the command was not run.`,
-    );
-  }
-  notes.push(`Ran without OS isolation: bubblewrap is not usable here (${probe.reason}).`);
-  return { use: 'none' };
 }

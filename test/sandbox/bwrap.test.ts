@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -9,7 +10,15 @@ import { planBwrap, probeBwrap } from '../../src/sandbox/bwrap.js';
 import { removeSpill } from '../../src/sandbox/output.js';
 import { RUN_ID_VARIABLE } from '../../src/sandbox/process-tree.js';
 import { type RunRequest, type RunResult, runSandboxed } from '../../src/sandbox/run.js';
-import { commandOf, isAlive, pidsWithEnv, profileFor, type TempTree, tempTree } from './fixture.js';
+import {
+  commandOf,
+  isAlive,
+  pidsWithEnv,
+  profileFor,
+  settledPids,
+  type TempTree,
+  tempTree,
+} from './fixture.js';
 
 const probe = await probeBwrap();
 
@@ -112,6 +121,18 @@ describe.skipIf(!probe.available)(`inside bubblewrap (${probe.reason ?? probe.pa
     // bwrap, its init, bash and the setsid child.
     expect(seen.size).toBeGreaterThanOrEqual(4);
     for (const pid of seen) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
+
+  it('takes the run with it when toolgate itself crashes mid-run', async () => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'crash-during-run.ts'), 'required', ws],
+      { encoding: 'utf8', cwd: process.cwd() },
+    );
+    expect(child.stderr).toContain('toolgate crashed');
+    const runId = child.stdout.trim();
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await settledPids(runId)).toEqual([]);
   });
 
   it('blocks the network: a loopback server outside is unreachable inside, reachable with network on', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxProfile } from '../../src/policy/obligations.js';
+import { RUN_ID_VARIABLE } from '../../src/sandbox/process-tree.js';
 
 /** Shared by the sandbox tests: temp trees that are always removed, and a default profile. */
 export interface TempTree {
@@ -90,4 +91,15 @@ export function commandOf(pid: number): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * A run's live processes once signals already sent have been delivered: polls (bounded) while
+ * any are left, so a kill in flight is not mistaken for a survivor, and a survivor still is.
+ */
+export async function settledPids(runId: string): Promise<number[]> {
+  for (let i = 0; i < 100 && pidsWithEnv(RUN_ID_VARIABLE, runId).length > 0; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return pidsWithEnv(RUN_ID_VARIABLE, runId);
 }

@@ -1,9 +1,15 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findRunProcesses, RUN_ID_VARIABLE, terminateRun } from '../../src/sandbox/process-tree.js';
 import { commandOf, isAlive, pidsWithEnv } from './fixture.js';
+
+/** Trees a test started, killed afterwards even when the test failed half-way. */
+const started: { runId: string; pgid?: number }[] = [];
+afterEach(async () => {
+  for (const tree of started.splice(0)) await terminateRun({ ...tree, graceMs: 0 });
+});
 
 /** Starts a detached, tagged bash and waits until it has printed one pid per background child. */
 async function startTree(script: string, children: number) {
@@ -13,6 +19,7 @@ async function startTree(script: string, children: number) {
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { PATH: process.env.PATH, [RUN_ID_VARIABLE]: runId },
   });
+  started.push({ runId, pgid: child.pid });
   let text = '';
   child.stdout.on('data', (c: Buffer) => {
     text += c.toString();
@@ -46,6 +53,25 @@ describe('finding and killing a run', () => {
       command: 'sleep',
       signal: 'SIGKILL',
     });
+  });
+
+  it('finds a process whose environment hides a decoy of the tag before the real one', async () => {
+    const runId = randomUUID();
+    const env = [
+      'env',
+      '-i',
+      `A=x${RUN_ID_VARIABLE}=${runId}`,
+      `${RUN_ID_VARIABLE}=${runId}`,
+      'sleep',
+      '100',
+    ];
+    const child = spawn(env[0]!, env.slice(1), { stdio: 'ignore', detached: true });
+    started.push({ runId });
+    while (commandOf(child.pid!) !== 'sleep') await new Promise((r) => setImmediate(r));
+    expect(findRunProcesses(runId).map((p) => p.pid)).toEqual([child.pid]);
+    const outcome = await terminateRun({ runId, graceMs: 300 });
+    expect(outcome.killed.map((p) => p.pid)).toEqual([child.pid]);
+    expect(isAlive(child.pid!)).toBe(false);
   });
 
   it('reports nothing when nothing of the run is alive', async () => {

@@ -7,7 +7,7 @@ import type { SandboxError } from '../../src/sandbox/error.js';
 import { removeSpill } from '../../src/sandbox/output.js';
 import { RUN_ID_VARIABLE } from '../../src/sandbox/process-tree.js';
 import { type RunRequest, type RunResult, runSandboxed } from '../../src/sandbox/run.js';
-import { isAlive, pidsWithEnv, profileFor, type TempTree, tempTree } from './fixture.js';
+import { isAlive, pidsWithEnv, profileFor, settledPids, type TempTree, tempTree } from './fixture.js';
 
 /**
  * Without OS isolation (`os: 'off'`): process groups, the run tag and the output pipeline alone.
@@ -111,6 +111,21 @@ describe('deadlines and process trees', () => {
     expect(r).toMatchObject({ aborted: true, timedOut: false });
     expect(r.killed.length).toBeGreaterThan(0);
     expect(pidsWithEnv(RUN_ID_VARIABLE, r.runId)).toEqual([]);
+  });
+});
+
+describe('when toolgate itself dies', () => {
+  it('takes the runs in progress with it (an uncaught exception mid-run)', async () => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'crash-during-run.ts'), 'off', ws],
+      { encoding: 'utf8', cwd: process.cwd() },
+    );
+    expect(child.stderr).toContain('toolgate crashed');
+    const runId = child.stdout.trim();
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    // Without OS isolation nothing else would ever kill these sleeps.
+    expect(await settledPids(runId)).toEqual([]);
   });
 });
 
