@@ -11,9 +11,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   descendant, so a `setsid` or double-forked process that left the group is still found by
  *   reading `/proc/<pid>/environ`.
  *
- * Limit: a process that both leaves the group and execs with a cleaned environment (`setsid
- * env -i sleep 100 &`) is invisible to this scan. Under bubblewrap this hole does not exist: the
- * run has its own PID namespace, and when its init dies the kernel kills everything in it.
+ * Limits:
+ * - a process that both leaves the group and execs with a cleaned environment (`setsid env -i
+ *   sleep 100 &`) is invisible to this scan. Under bubblewrap this hole does not exist: the run
+ *   has its own PID namespace, and when its init dies the kernel kills everything in it;
+ * - if toolgate itself dies, an exit hook kills the runs in progress (see trackRun); that hook
+ *   cannot run when toolgate is SIGKILLed, and then only bwrap's --die-with-parent is left.
+ * - the scan costs one read of /proc/<pid>/environ per process on the machine, per call.
  */
 export const RUN_ID_VARIABLE = 'TOOLGATE_RUN_ID';
 
