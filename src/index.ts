@@ -6,6 +6,7 @@
 // The decision log.
 export { DecisionLog, type DecisionLogOptions } from './audit/log.js';
 export { type DecisionRecord, requestOf } from './audit/record.js';
+export { ReplayError, type ReplayOptions, type ReplayReport, replayLog } from './audit/replay.js';
 export { type VerifyResult, verifyLog } from './audit/verify.js';
 // The Bash classifier.
 export { classifyBash } from './bash/classify.js';

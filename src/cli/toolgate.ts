@@ -23,6 +23,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     summary: "check a decision log's hash chain; name the first bad record",
     load: async () => (await import('./verify.js')).verifyCommand,
   },
+  replay: {
+    summary: 'replay a decision log under a candidate policy: which decisions would change, and how',
+    load: async () => (await import('./replay.js')).replayCommand,
+  },
 };
 
 function usage(): string {
