@@ -1,0 +1,234 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+import { buildTool } from '../pipeline/build-tool.js';
+import type { ToolCallContext, ToolResult } from '../pipeline/tool.js';
+import { runSandboxed } from '../sandbox/run.js';
+import { absoluteField, guardOf } from './file-guard.js';
+import {
+  type FileResult,
+  globFilter,
+  type OutputMode,
+  type SearchSpec,
+  searchFile,
+  typeFilter,
+} from './grep-search.js';
+import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
+import { walkFiles } from './walk.js';
+
+/**
+ * Grep: searches file contents with a regular expression. ripgrep when it is installed (run
+ * through the sandbox with the call's profile), else a JavaScript search with the same output;
+ * `TOOLGATE_GREP=js` forces the latter. Either way, files the call may not read are dropped.
+ * The JavaScript search reads JavaScript regex syntax, a near superset of what models write
+ * for ripgrep (differences: no `(?i)` inline flags, and lookaround is allowed).
+ */
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('The regular expression to search for'),
+  path: z.string().optional().describe('File or directory to search (default: the working directory)'),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
+  type: z.string().optional().describe('Only files of this type, e.g. ts, py, rust'),
+  output_mode: z.enum(['content', 'files_with_matches', 'count']).default('files_with_matches'),
+  '-i': z.boolean().optional().describe('Case-insensitive'),
+  '-n': z.boolean().optional().describe('Line numbers in content mode (default true)'),
+  '-A': z.number().int().min(0).optional(),
+  '-B': z.number().int().min(0).optional(),
+  '-C': z.number().int().min(0).optional(),
+  head_limit: z.number().int().min(0).optional().describe('Only the first N lines or files'),
+  offset: z.number().int().min(0).optional().describe('Skip the first N lines or files'),
+  multiline: z.boolean().optional().describe('Let patterns span lines (. matches newline)'),
+});
+
+type GrepInput = z.output<typeof inputSchema>;
+
+export type GrepOutput =
+  | { mode: OutputMode; lines: string[]; files: number; total: number; engine: 'js' | 'rg' }
+  | Refusal;
+
+let ripgrep: string | null | undefined;
+
+function ripgrepPath(): string | null {
+  if (process.env.TOOLGATE_GREP === 'js') return null;
+  if (ripgrep === undefined) {
+    const probe = spawnSync('rg', ['--version'], { stdio: 'ignore' });
+    ripgrep = probe.status === 0 ? 'rg' : null;
+  }
+  return ripgrep;
+}
+
+export const GrepTool = buildTool({
+  name: 'Grep',
+  searchHint: 'search grep ripgrep regex find text in files',
+  inputSchema,
+  maxResultSizeChars: 20_000,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  isDestructive: () => false,
+  interruptBehavior: () => 'cancel',
+  prompt: () =>
+    'Searches file contents with a regular expression. output_mode: files_with_matches (default; newest first), content (matching lines, with -A/-B/-C context and -n line numbers), count. Filter with glob or type.',
+  description: (input) => `Search for ${input.pattern}`,
+  validateInput: async (input) => {
+    try {
+      new RegExp(input.pattern, input['-i'] ? 'i' : '');
+      return { result: true };
+    } catch (err) {
+      return {
+        result: false,
+        message: `The pattern is not a valid regular expression: ${(err as Error).message}`,
+      };
+    }
+  },
+  backfillObservableInput: (input, ctx) => absoluteField(input, 'path', ctx),
+  async call(input, ctx): Promise<ToolResult<GrepOutput>> {
+    return { data: await grep(input, ctx) };
+  },
+  mapToolResultToToolResultBlockParam(output, toolUseId) {
+    if (isRefusal(output)) return refusalBlock(output, toolUseId);
+    let content: string;
+    if (output.mode === 'files_with_matches') {
+      content =
+        output.files === 0
+          ? 'No files found'
+          : `Found ${output.files} file${output.files === 1 ? '' : 's'}\n${output.lines.join('\n')}`;
+    } else if (output.mode === 'count') {
+      content =
+        output.files === 0
+          ? 'No matches found'
+          : `${output.lines.join('\n')}\n\nFound ${output.total} total occurrence${output.total === 1 ? '' : 's'} across ${output.files} file${output.files === 1 ? '' : 's'}.`;
+    } else {
+      content = output.lines.length === 0 ? 'No matches found' : output.lines.join('\n');
+    }
+    return { type: 'tool_result', tool_use_id: toolUseId, content };
+  },
+  renderToolUseMessage: (input) => `Grep(${input.pattern ?? ''}${input.path ? ` in ${input.path}` : ''})`,
+  renderToolResultMessage: (output) =>
+    isRefusal(output) ? `✗ ${output.message}` : `Found ${output.files} files`,
+});
+
+async function grep(input: GrepInput, ctx: ToolCallContext): Promise<GrepOutput> {
+  const guard = guardOf(ctx);
+  if (isRefusal(guard)) return guard;
+  const root = guard.check(input.path ?? ctx.cwd, 'read');
+  if (!root.ok) return refuse('path-denied', root.reason);
+  if (!root.exists) return refuse('not-found', `Path does not exist: ${root.literal}.`);
+  const mode = input.output_mode;
+  const context = input['-C'];
+  const spec: SearchSpec = {
+    regex: new RegExp(input.pattern, input['-i'] ? 'i' : ''),
+    multiline: input.multiline === true,
+    mode,
+    lineNumbers: input['-n'] !== false,
+    before: input['-B'] ?? context ?? 0,
+    after: input['-A'] ?? context ?? 0,
+  };
+  const readable = (file: string) => guard.check(file, 'read').ok;
+  const rg = ripgrepPath();
+  const found = rg
+    ? await ripgrepSearch(rg, input, spec, root.path, ctx)
+    : await jsSearch(input, spec, root.path, ctx);
+  if (isRefusal(found)) return found;
+  const results = found.filter((r) => readable(r.file));
+  let lines: string[];
+  if (mode === 'files_with_matches') {
+    const dated = await Promise.all(
+      results.map(async (r) => ({ file: r.file, mtime: await mtimeOf(r.file) })),
+    );
+    lines = dated.sort((a, b) => b.mtime - a.mtime || a.file.localeCompare(b.file)).map((d) => d.file);
+  } else if (mode === 'count') {
+    lines = results.map((r) => `${r.file}:${r.count}`);
+  } else {
+    lines = results.flatMap((r, i) =>
+      i > 0 && (spec.before > 0 || spec.after > 0) ? ['--', ...r.lines] : r.lines,
+    );
+  }
+  const start = input.offset ?? 0;
+  lines = lines.slice(
+    start,
+    input.head_limit === undefined || input.head_limit === 0 ? undefined : start + input.head_limit,
+  );
+  return {
+    mode,
+    lines,
+    files: results.length,
+    total: results.reduce((n, r) => n + r.count, 0),
+    engine: rg ? 'rg' : 'js',
+  };
+}
+
+async function jsSearch(
+  input: GrepInput,
+  spec: SearchSpec,
+  root: string,
+  ctx: ToolCallContext,
+): Promise<FileResult[] | Refusal> {
+  const stat = await fs.stat(root);
+  let files: string[];
+  if (stat.isFile()) files = [root];
+  else {
+    const walk = await walkFiles(root, ctx.signal);
+    const byGlob = globFilter(input.glob);
+    const byType = typeFilter(input.type);
+    files = walk.files.filter((f) => byGlob(f.rel) && byType(f.rel)).map((f) => f.path);
+  }
+  files.sort();
+  const results: FileResult[] = [];
+  for (const file of files) {
+    if (ctx.signal.aborted) return refuse('failed', 'The search was aborted.');
+    const r = await searchFile(file, spec);
+    if (r) results.push(r);
+  }
+  return results;
+}
+
+/** ripgrep under the sandbox, its output read back into the same per-file results. */
+async function ripgrepSearch(
+  rg: string,
+  input: GrepInput,
+  spec: SearchSpec,
+  root: string,
+  ctx: ToolCallContext,
+): Promise<FileResult[] | Refusal> {
+  const args = [rg, '--no-heading', '--with-filename', '--color=never', '--max-columns=500'];
+  if (input['-i']) args.push('-i');
+  if (spec.multiline) args.push('-U', '--multiline-dotall');
+  if (input.glob) for (const g of input.glob.split(/[\s,]+/).filter(Boolean)) args.push('--glob', g);
+  if (input.type) args.push('--type', input.type);
+  if (spec.mode === 'files_with_matches') args.push('-l');
+  else if (spec.mode === 'count') args.push('--count');
+  else {
+    if (spec.lineNumbers) args.push('-n');
+    if (spec.before > 0) args.push('-B', String(spec.before));
+    if (spec.after > 0) args.push('-A', String(spec.after));
+  }
+  args.push('-e', input.pattern, '--', root);
+  const run = await runSandboxed({ argv: args, cwd: ctx.cwd, profile: ctx.sandbox, signal: ctx.signal });
+  if (!run.ok) return refuse('sandbox', run.message);
+  if (run.exitCode !== 0 && run.exitCode !== 1)
+    return refuse('failed', `ripgrep failed: ${run.output.inline.trim()}`);
+  const byFile = new Map<string, FileResult>();
+  for (const line of run.output.inline.split('\n')) {
+    if (line === '' || line === '--') continue;
+    const file =
+      spec.mode === 'files_with_matches'
+        ? line
+        : line.startsWith(root)
+          ? line.slice(0, line.indexOf(':', root.length))
+          : '';
+    if (!file) continue;
+    const r = byFile.get(file) ?? { file, lines: [], count: 0 };
+    if (spec.mode === 'count') r.count = Number(line.slice(file.length + 1)) || 0;
+    else if (spec.mode === 'content') r.lines.push(line);
+    else r.count = 1;
+    byFile.set(file, r);
+  }
+  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+
+async function mtimeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
