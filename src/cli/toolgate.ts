@@ -11,10 +11,6 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     summary: 'answer decisions over HTTP from a warm process (Claude Code http hook, any language)',
     load: async () => (await import('./serve.js')).serveCommand,
   },
-  'mcp-proxy': {
-    summary: 'an MCP stdio server that guards another one: decides every tools/call, hides denied tools',
-    load: async () => (await import('./mcp-proxy.js')).mcpProxyCommand,
-  },
   check: {
     summary: 'decide whether a tool call may run under the policy (allow, ask or deny, and why)',
     load: async () => (await import('./check.js')).checkCommand,
