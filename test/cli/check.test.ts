@@ -1,0 +1,344 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Decision } from '../../src/policy/decision.js';
+import { makeWorld, type World } from '../policy/helpers/world.js';
+
+/**
+ * `toolgate check` as a real process (ARCHITECTURE §5; issue 3 item 7 and "Bad input"): one
+ * decision, JSON Lines in and out, --explain, and clear non-zero exits for bad input — and a
+ * broken policy allows nothing.
+ */
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const MAIN = path.join(REPO, 'src', 'cli', 'main.ts');
+
+let w: World;
+beforeAll(() => {
+  w = makeWorld('toolgate-cli-');
+  w.file('README.md');
+  w.file('src/a.ts');
+});
+afterAll(() => w.cleanup());
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function toolgate(args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      cwd: REPO,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: w.home,
+        // Keep the machine's own managed and user policies out of these runs.
+        TOOLGATE_MANAGED_POLICY: path.join(w.base, 'no-managed-policy.yaml'),
+        XDG_CONFIG_HOME: path.join(w.home, '.config'),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+function writePolicy(name: string, text: string): string {
+  const file = path.join(w.base, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+function expectDecision(value: unknown): asserts value is Decision {
+  expect(value).toMatchObject({
+    behavior: expect.stringMatching(/^(allow|ask|deny)$/),
+    reason: expect.any(String),
+    decidedBy: expect.any(String),
+    mode: expect.any(String),
+    facts: {
+      readOnly: expect.any(Boolean),
+      concurrencySafe: expect.any(Boolean),
+      destructive: expect.any(Boolean),
+      reasons: expect.any(Array),
+    },
+    policyDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+  });
+}
+
+describe('toolgate check: one decision', () => {
+  it('--tool --input --json prints a Decision and exits 0', async () => {
+    const r = await toolgate([
+      'check',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls -la"}',
+      '--json',
+      '--cwd',
+      w.ws,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expectDecision(d);
+    expect(d).toMatchObject({ behavior: 'allow', mode: 'default' });
+  });
+
+  it('names the rule, its file and line; --mode bypass reads as bypassPermissions; deny holds', async () => {
+    const policy = writePolicy(
+      'cli-policy.yaml',
+      'version: 1\nrules:\n  - id: no-force\n    deny: "Bash(git push --force *)"\n',
+    );
+    const r = await toolgate([
+      'check',
+      '--policy',
+      policy,
+      '--mode',
+      'bypass',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"git push --force origin main"}',
+      '--json',
+      '--cwd',
+      w.ws,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expectDecision(d);
+    expect(d).toMatchObject({
+      behavior: 'deny',
+      decidedBy: 'rule',
+      mode: 'bypassPermissions',
+      rule: { id: 'no-force', text: 'Bash(git push --force *)', source: policy, line: 4 },
+    });
+  });
+
+  it('without --json prints the behavior and the reason for people', async () => {
+    const r = await toolgate(['check', '--tool', 'Read', '--input', '{"file_path":".env"}', '--cwd', w.ws]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^DENY: /);
+    expect(r.stdout).toContain('builtin:default');
+  });
+
+  it('finds the project policy in .toolgate/policy.yaml under --cwd', async () => {
+    const project = path.join(w.base, 'cli-project');
+    fs.mkdirSync(path.join(project, '.toolgate'), { recursive: true });
+    const file = path.join(project, '.toolgate', 'policy.yaml');
+    fs.writeFileSync(file, 'version: 1\nrules:\n  - allow: "Bash(npm install *)"\n');
+    const r = await toolgate([
+      'check',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"npm install x"}',
+      '--json',
+      '--cwd',
+      project,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ behavior: 'allow', rule: { source: file, line: 3 } });
+  });
+
+  it('--explain prints the decision path: rule, layer, facts, the parts of the command', async () => {
+    const r = await toolgate([
+      'check',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"cat .env | head"}',
+      '--explain',
+      '--cwd',
+      w.ws,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^DENY: /);
+    expect(r.stdout).toContain('decision path');
+    expect(r.stdout).toContain('builtin:default [builtin]');
+    expect(r.stdout).toMatch(/facts: read-only/);
+    expect(r.stdout).toContain('cat .env');
+    expect(r.stdout).toMatch(/policy digest: [0-9a-f]{64}/);
+  });
+});
+
+describe('toolgate check --stdin: JSON Lines in, one Decision per line out', () => {
+  it('decides every line, in order, and exits 0', async () => {
+    const lines = [
+      { tool: 'Bash', input: { command: 'ls' } },
+      { tool: 'Read', input: { file_path: '.env' } },
+      {
+        tool: 'Edit',
+        input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' },
+        mode: 'acceptEdits',
+      },
+      { tool: 'Bash', input: { command: 'rm -rf /' }, mode: 'bypass' },
+    ];
+    const r = await toolgate(
+      ['check', '--stdin', '--cwd', w.ws],
+      `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(out).toHaveLength(4);
+    out.forEach(expectDecision);
+    expect(out.map((d) => d.behavior)).toEqual(['allow', 'deny', 'allow', 'deny']);
+    expect(out[3]!.mode).toBe('bypassPermissions');
+  });
+
+  it('reports bad lines in place, keeps deciding the others, and exits 1', async () => {
+    const input = [
+      JSON.stringify({ tool: 'Bash', input: { command: 'ls' } }),
+      'not json',
+      JSON.stringify({ input: { command: 'ls' } }),
+      JSON.stringify({ tool: 'Bash', input: { command: 'ls' }, mode: 'yolo' }),
+      '',
+      JSON.stringify({ tool: 'Read', input: { file_path: 'README.md' } }),
+    ].join('\n');
+    const r = await toolgate(['check', '--stdin', '--cwd', w.ws], `${input}\n`);
+    expect(r.code).toBe(1);
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(out).toHaveLength(5);
+    expectDecision(out[0]);
+    expect(out[1]).toMatchObject({ line: 2, error: expect.any(String) });
+    expect(out[2]).toMatchObject({ line: 3, error: expect.any(String) });
+    expect(out[3]).toMatchObject({ line: 4, error: expect.stringContaining('yolo') });
+    expectDecision(out[4]);
+    expect(out.filter((o) => 'behavior' in o).map((d) => d.behavior)).toEqual(['allow', 'allow']);
+  });
+});
+
+describe('toolgate check: bad input exits non-zero with a clear message', () => {
+  it('an unknown --mode', async () => {
+    const r = await toolgate([
+      'check',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls"}',
+      '--mode',
+      'yolo',
+      '--json',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/unknown mode "yolo"/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a --mode spelled like an Object.prototype key is unknown too', async () => {
+    const r = await toolgate([
+      'check',
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls"}',
+      '--mode',
+      'toString',
+      '--json',
+      '--cwd',
+      w.ws,
+    ]);
+    expect(r.code, r.stdout).not.toBe(0);
+    expect(r.stderr).toMatch(/mode/);
+  });
+
+  it('--input that is not JSON', async () => {
+    const r = await toolgate(['check', '--tool', 'Bash', '--input', '{command', '--json']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--input is not JSON/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('no --tool and no --stdin', async () => {
+    const r = await toolgate(['check', '--input', '{}']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--tool/);
+  });
+
+  it('a broken policy: non-zero, file:line:column in the message, no decision printed', async () => {
+    const bad = writePolicy(
+      'broken.yaml',
+      'version: 1\nrules:\n  - allow: "Bash(ls *)"\n  - deny: "Read(**"\n',
+    );
+    const r = await toolgate([
+      'check',
+      '--policy',
+      bad,
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls"}',
+      '--json',
+      '--cwd',
+      w.ws,
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${bad}:4:`);
+    expect(r.stderr).toMatch(/refused|nothing is allowed/);
+  });
+
+  it('a broken policy with --stdin decides nothing', async () => {
+    const bad = writePolicy('broken2.yaml', 'version: 1\nmode: yolo\n');
+    const r = await toolgate(
+      ['check', '--policy', bad, '--stdin', '--cwd', w.ws],
+      `${JSON.stringify({ tool: 'Bash', input: { command: 'ls' } })}\n`,
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${bad}:2:`);
+  });
+
+  it('a good policy beside a broken one is refused as well', async () => {
+    const good = writePolicy('good.yaml', 'version: 1\nrules:\n  - allow: "Bash"\n');
+    const bad = writePolicy('broken3.yaml', 'version: 1\nrules:\n  - deny: "Bash("\n');
+    const r = await toolgate([
+      'check',
+      '--policy',
+      good,
+      '--policy',
+      bad,
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls"}',
+      '--json',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(bad);
+  });
+
+  it('a missing policy file', async () => {
+    const missing = path.join(w.base, 'missing.yaml');
+    const r = await toolgate([
+      'check',
+      '--policy',
+      missing,
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"ls"}',
+      '--json',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(missing);
+  });
+});
