@@ -67,12 +67,12 @@ export function parseHookInput(text: string): ParsedHook {
 }
 
 /**
- * Claude Code's permission_mode -> toolgate's mode. An unknown mode is read as `default`: it
- * never grants more than asking would.
+ * Claude Code's permission_mode -> toolgate's mode. A mode toolgate does not know is passed on
+ * as it is, and decide() denies under it: a new mode may be stricter than any known one.
  */
 export function hookMode(permissionMode: string | undefined): Mode {
   if (permissionMode === undefined) return 'default';
-  return parseMode(permissionMode) ?? 'default';
+  return parseMode(permissionMode) ?? (permissionMode as Mode);
 }
 
 export interface HookOutput {

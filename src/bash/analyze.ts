@@ -227,6 +227,7 @@ class LineAnalyzer {
       lingers: (why) => r.linger(why),
       exportVariable: (variable, value) => this.environment(variable, value, r, undefined),
       runsStdin: (why) => r.runsStdin(why),
+      unknownCode: (why) => r.unknownCode(why),
     };
   }
 

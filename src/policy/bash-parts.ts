@@ -43,7 +43,16 @@ export interface BashPart {
   /** The directories it may run in; undefined when a `cd` made that unknown. */
   readonly cwds: readonly string[] | undefined;
   readonly recursive: boolean;
+  /**
+   * Whether an allow rule may approve it. Claude Code never auto-approves exec wrappers (watch,
+   * setsid, ionice, flock) or find with -exec/-delete by a prefix rule: what they run is not
+   * what the rule names.
+   */
+  readonly prefixAllowable: boolean;
 }
+
+const EXEC_WRAPPERS = new Set(['watch', 'setsid', 'ionice', 'flock']);
+const FIND_ACTIONS = /^-(exec|execdir|ok|okdir|delete)$/;
 
 const SYSTEM_BINARY = /^\/(usr\/)?(local\/)?s?bin\/([^/]+)$/;
 
@@ -72,6 +81,8 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
       removes: report.removes.map(resolve),
       cwds,
       recursive: words.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w.value)),
+      prefixAllowable:
+        !EXEC_WRAPPERS.has(name) && !(name === 'find' && words.some((w) => FIND_ACTIONS.test(w.value))),
     };
   });
 }

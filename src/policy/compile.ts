@@ -69,6 +69,8 @@ export interface CompiledPolicy {
   bashRules(kind: RuleKind, name: string): readonly CompiledRule[];
   /** Path rules by access: read rules (Read, Glob, Grep) and edit rules (Edit, Write, NotebookEdit). */
   readonly pathRules: { readonly read: RuleSet; readonly edit: RuleSet };
+  /** The path rules of one list that can match any of these absolute paths (indexed by literal segment). */
+  pathCandidates(access: 'read' | 'edit', kind: RuleKind, paths: readonly string[]): readonly CompiledRule[];
   readonly mode: Mode;
   readonly modeSource?: string;
   readonly lock: { readonly rulesOnly: boolean; readonly disableBypass: boolean };
@@ -168,6 +170,20 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
       }
     }
   }
+  const pathIndex = {
+    read: {
+      deny: indexPaths(pathRules.read.deny),
+      ask: indexPaths(pathRules.read.ask),
+      allow: indexPaths(pathRules.read.allow),
+    },
+    edit: {
+      deny: indexPaths(pathRules.edit.deny),
+      ask: indexPaths(pathRules.edit.ask),
+      allow: indexPaths(pathRules.edit.allow),
+    },
+  };
+  const pathCandidates = (access: 'read' | 'edit', kind: RuleKind, paths: readonly string[]) =>
+    pathIndex[access][kind](paths);
   const toolCache = new Map<string, RuleSet>();
   const ruleSetForTool = (tool: string): RuleSet => {
     let set = toolCache.get(tool);
@@ -205,6 +221,7 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
     ruleSetForTool,
     bashRules,
     pathRules,
+    pathCandidates,
     mode: modeFile?.mode ?? 'default',
     ...(modeFile ? { modeSource: modeFile.source } : {}),
     lock,
@@ -226,6 +243,45 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
     hasConditions: rules.some((r) => r.when !== undefined),
   };
   return { ...merged, digest: digestOf(merged) };
+}
+
+/**
+ * Path rules indexed by a literal path segment every match must contain (`~/.ssh/**` needs a
+ * `.ssh` segment; a match on a directory covers its contents, whose paths contain it too).
+ * Rules without one (`*.pem`) are checked for every path.
+ */
+function indexPaths(rules: readonly CompiledRule[]): (paths: readonly string[]) => readonly CompiledRule[] {
+  if (rules.length < 16) return () => rules;
+  const bySegment = new Map<string, number[]>();
+  const wild: number[] = [];
+  rules.forEach((r, i) => {
+    const seg = requiredSegment((r.rule.specifier as { pattern: string }).pattern);
+    if (seg === undefined) wild.push(i);
+    else {
+      const list = bySegment.get(seg);
+      if (list) list.push(i);
+      else bySegment.set(seg, [i]);
+    }
+  });
+  return (paths) => {
+    const picked = new Set(wild);
+    for (const p of paths) {
+      for (const seg of p.split('/')) {
+        const list = bySegment.get(seg);
+        if (list) for (const i of list) picked.add(i);
+      }
+    }
+    return [...picked].sort((a, b) => a - b).map((i) => rules[i]!);
+  };
+}
+
+function requiredSegment(pattern: string): string | undefined {
+  if (pattern === '~' || (pattern.startsWith('~') && !pattern.startsWith('~/'))) return undefined;
+  const body = pattern.replace(/^(\/\/|~\/|\.\/|\/)/, '');
+  const literal = body
+    .split('/')
+    .filter((s) => s !== '' && s !== '.' && s !== '..' && !/[*?[\]{}!()+@\\]/.test(s));
+  return literal[literal.length - 1];
 }
 
 function emptySet(): { deny: CompiledRule[]; ask: CompiledRule[]; allow: CompiledRule[] } {

@@ -49,12 +49,16 @@ let defaultFs: FileSystemView | undefined;
 
 export function decide(request: ToolRequest, policy: CompiledPolicy, options: DecideOptions = {}): Decision {
   defaultFs ??= nodeFileSystem();
-  const fs = options.fs ?? defaultFs;
-  const { mode, note } = effectiveMode(request.mode, policy);
+  const fs = memoized(options.fs ?? defaultFs);
+  const { mode, note, unknown } = effectiveMode(request.mode, policy);
   const tool = canonicalToolName(request.tool);
   const finish = (o: Outcome, facts: DecisionFacts, workspace?: Workspace, network = false): Decision =>
     toDecision(o, facts, mode, note, policy, request, workspace, network, fs.home);
 
+  if (unknown !== undefined) {
+    // A mode toolgate does not know may be stricter than any it knows: nothing is allowed.
+    return finish(error(`unknown permission mode "${unknown}"; nothing is allowed`), NOT_READ_ONLY);
+  }
   if (typeof request.cwd !== 'string' || !path.isAbsolute(request.cwd)) {
     return finish(
       error(`the working directory must be an absolute path (got ${JSON.stringify(request.cwd)})`),
@@ -269,13 +273,16 @@ function decideBash(
   }
   const guards = ctx.policy.guards;
   for (const part of parts) {
-    const critical = criticalRemoval(part, ctx.fs.home, workspace.root);
+    const critical = criticalRemoval(part, ctx.fs.home, workspace.root, (p) => ctx.fs.realpath(p));
     if (critical) return finalAsk({ behavior: guards.criticalDelete, by: 'guard', reason: critical }, mode);
   }
-  const runner = parts.find((p) => p.report.runsStdin && p.report.stdin === 'pipe');
+  // Running what was just downloaded: `curl x | sh`, `bash <(curl x)`, `eval "$(curl x)"`.
+  const runner = parts.find(
+    (p) => (p.report.runsStdin && p.report.stdin === 'pipe') || p.report.unknownCode.length > 0,
+  );
   const fetcher = runner && parts.find((p) => p.report.network);
   if (runner && fetcher) {
-    const reason = `${runner.display} runs whatever ${fetcher.display} downloads (piping network output into a shell or interpreter)`;
+    const reason = `${runner.display} runs code that ${fetcher.display} downloads (network output run as a program)`;
     return finalAsk({ behavior: guards.pipeToShell, by: 'guard', reason }, mode);
   }
   if (contentRules) {
@@ -394,7 +401,7 @@ function partAllowed(
     }
   }
   const ruleHit =
-    part.name === '' || !part.harmlessEnv
+    part.name === '' || !part.harmlessEnv || !part.prefixAllowable
       ? undefined
       : part.dynamicName
         ? bashRuleHit('allow', part.name, undefined, ctx)
@@ -475,6 +482,23 @@ function hasContentRules(ctx: MatchContext): boolean {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** One decision asks for the same realpath several times (workspace check, each rule list). */
+function memoized(fs: FileSystemView): FileSystemView {
+  const real = new Map<string, string>();
+  return {
+    home: fs.home,
+    glob: (pattern, cwd) => fs.glob(pattern, cwd),
+    realpath(p) {
+      let r = real.get(p);
+      if (r === undefined) {
+        r = fs.realpath(p);
+        real.set(p, r);
+      }
+      return r;
+    },
+  };
+}
 
 function traceParts(trace: string[], parts: readonly BashPart[]): void {
   for (const p of parts) {
@@ -603,10 +627,12 @@ function finalAsk(o: Outcome, mode: Mode): Outcome {
   return { ...o, behavior: 'deny', reason: `${o.reason} (dontAsk mode denies what would need approval)` };
 }
 
-function effectiveMode(requested: string | undefined, policy: CompiledPolicy): { mode: Mode; note?: string } {
+function effectiveMode(
+  requested: string | undefined,
+  policy: CompiledPolicy,
+): { mode: Mode; note?: string; unknown?: string } {
   const parsed = requested === undefined ? policy.mode : parseMode(requested);
-  if (parsed === undefined)
-    return { mode: 'default', note: `unknown mode "${requested}" treated as default` };
+  if (parsed === undefined) return { mode: 'default', unknown: String(requested) };
   if (parsed === 'bypassPermissions' && policy.lock.disableBypass) {
     return { mode: 'default', note: 'bypassPermissions is disabled by the managed policy' };
   }

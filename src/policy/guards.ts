@@ -7,7 +7,12 @@ import { protectedEntryOf } from './protected.js';
  * directory, the home directory, or the workspace root and its parents. Claude Code calls these
  * critical paths; it asks, and so does toolgate (dontAsk turns that into deny).
  */
-export function criticalRemoval(part: BashPart, home: string, workspaceRoot: string): string | undefined {
+export function criticalRemoval(
+  part: BashPart,
+  home: string,
+  workspaceRoot: string,
+  realpath: (p: string) => string,
+): string | undefined {
   if (part.name !== 'rm' && part.name !== 'rmdir') return undefined;
   for (const target of part.removes) {
     if (target.paths === undefined) {
@@ -16,9 +21,18 @@ export function criticalRemoval(part: BashPart, home: string, workspaceRoot: str
       }
       continue;
     }
+    // Through symlinks too: deleting the real directory behind a linked workspace is just as bad.
+    const roots = [...new Set([workspaceRoot, realpath(workspaceRoot)])];
+    const homes = [...new Set([home, realpath(home)])];
     for (const p of target.paths) {
-      const why = criticalReason(path.resolve(p), home, workspaceRoot);
-      if (why) return `${part.display} would delete ${why}`;
+      for (const candidate of new Set([path.resolve(p), realpath(path.resolve(p))])) {
+        for (const root of roots) {
+          for (const h of homes) {
+            const why = criticalReason(candidate, h, root);
+            if (why) return `${part.display} would delete ${why}`;
+          }
+        }
+      }
     }
   }
   return undefined;

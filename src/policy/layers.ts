@@ -68,7 +68,7 @@ export function loadPolicyFiles(entries: readonly { file: string; layer: Layer }
   const files: PolicyFile[] = [];
   const problems: PolicyError[] = [];
   const seen = new Set<string>();
-  const visit = (file: string, layer: Layer, from?: string): void => {
+  const visit = (file: string, layer: Layer, from?: string, extended = false): void => {
     const resolved = file.startsWith('builtin:')
       ? file
       : path.resolve(from ? path.dirname(from) : process.cwd(), file);
@@ -78,12 +78,14 @@ export function loadPolicyFiles(entries: readonly { file: string; layer: Layer }
       const loaded = resolved.startsWith('builtin:')
         ? readBuiltin(resolved.slice(8), layer)
         : readPolicyFile(resolved, layer);
-      files.push(loaded);
+      // An extended policy's tests describe that policy, not the one built on it: they stay out.
+      files.push(extended ? { ...loaded, tests: [] } : loaded);
       for (const ext of loaded.extends)
         visit(
           ext,
           ext.startsWith('builtin:') ? 'builtin' : layer,
           resolved.startsWith('builtin:') ? undefined : resolved,
+          true,
         );
     } catch (err) {
       if (err instanceof PolicyError) problems.push(err);

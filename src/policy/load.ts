@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import { isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import type { ZodError } from 'zod';
 import { type Mode, parseMode } from './mode.js';
 import { parseRule, RuleError, type RuleKind } from './rule.js';
@@ -104,13 +104,26 @@ export function parsePolicyText(text: string, source: string, layer: Layer, poli
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const problems: PolicyProblem[] = [];
   for (const e of doc.errors) {
-    const pos = lineCounter.linePos(e.pos[0]);
-    problems.push({ file: source, line: pos.line, column: pos.col, message: e.message.split('\n')[0]! });
+    let offset = e.pos[0];
+    // An unterminated quote is noticed where the text ends; point at the quote that opened it.
+    const quote = /Missing closing (["'])quote/.exec(e.message)?.[1];
+    if (quote !== undefined) {
+      const open = text.lastIndexOf(quote, Math.max(0, offset - 1));
+      if (open >= 0) offset = open;
+    }
+    const pos = lineCounter.linePos(offset);
+    const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    problems.push({ file: source, line: pos.line, column: pos.col, message });
   }
   if (problems.length > 0) throw new PolicyError(problems);
   const data: unknown = doc.toJS();
   const at = (keys: readonly (string | number)[]) =>
     position(doc.getIn(keys, true) as Node | undefined, lineCounter);
+  const keyAt = (keys: readonly (string | number)[], key: string) => {
+    const map = doc.getIn(keys, true);
+    const pair = isMap(map) ? map.items.find((p) => isScalar(p.key) && p.key.value === key) : undefined;
+    return position(pair?.key as Node | undefined, lineCounter);
+  };
 
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new PolicyError([
@@ -121,7 +134,7 @@ export function parsePolicyText(text: string, source: string, layer: Layer, poli
   const form = 'version' in record || !('permissions' in record) ? 'toolgate' : 'claude-settings';
   if (form === 'claude-settings') {
     const parsed = claudeSettingsSchema.safeParse(record);
-    if (!parsed.success) throw new PolicyError(zodProblems(parsed.error, source, at));
+    if (!parsed.success) throw new PolicyError(zodProblems(parsed.error, source, at, keyAt));
     const perms = parsed.data.permissions;
     const rules = [
       ...ruleStrings(perms.deny, 'deny', ['permissions', 'deny'], source, at, problems),
@@ -154,7 +167,7 @@ export function parsePolicyText(text: string, source: string, layer: Layer, poli
     ]);
   }
   const parsed = toolgatePolicySchema.safeParse(record);
-  if (!parsed.success) throw new PolicyError(zodProblems(parsed.error, source, at));
+  if (!parsed.success) throw new PolicyError(zodProblems(parsed.error, source, at, keyAt));
   const p = parsed.data;
   const rules: SourcedRule[] = [];
   p.rules?.forEach((entry, i) => {
@@ -296,12 +309,21 @@ function position(node: Node | undefined, lc: LineCounter): { line?: number; col
   return { line: pos.line, column: pos.col };
 }
 
-function zodProblems(error: ZodError, source: string, at: At): PolicyProblem[] {
+function zodProblems(
+  error: ZodError,
+  source: string,
+  at: At,
+  keyAt: (keys: readonly (string | number)[], key: string) => { line?: number; column?: number },
+): PolicyProblem[] {
   return error.issues.map((issue) => {
     const keys = issue.path.filter(
       (k): k is string | number => typeof k === 'string' || typeof k === 'number',
     );
-    let pos = at(keys);
+    // An unknown key is reported where the key is written, not at the mapping that holds it.
+    let pos =
+      issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined
+        ? keyAt(keys, issue.keys[0])
+        : at(keys);
     let k = keys;
     while (pos.line === undefined && k.length > 0) {
       k = k.slice(0, -1);

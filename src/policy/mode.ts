@@ -11,5 +11,5 @@ const ALIASES: Readonly<Record<string, Mode>> = {
 /** Reads a mode as a person or another tool may spell it; undefined when it is not a mode. */
 export function parseMode(text: string): Mode | undefined {
   if ((MODES as readonly string[]).includes(text)) return text as Mode;
-  return ALIASES[text];
+  return Object.hasOwn(ALIASES, text) ? ALIASES[text] : undefined;
 }

@@ -102,22 +102,33 @@ export function pathRuleHit(
   absolutePath: string,
   ctx: MatchContext,
 ): RuleHit | undefined {
-  const sets =
+  const lists: ['read' | 'edit', RuleKind][] =
     kind === 'allow'
       ? access === 'read'
-        ? [ctx.policy.pathRules.read.allow, ctx.policy.pathRules.edit.allow]
-        : [ctx.policy.pathRules.edit.allow]
+        ? [
+            ['read', 'allow'],
+            ['edit', 'allow'],
+          ]
+        : [['edit', 'allow']]
       : access === 'read'
-        ? [ctx.policy.pathRules.read[kind]]
-        : [ctx.policy.pathRules.edit[kind], ctx.policy.pathRules.read[kind]];
-  let real: string | undefined;
-  for (const rules of sets) {
-    for (const r of rules) {
-      const pattern = r.path!({ cwd: ctx.workspaceRoot, home: ctx.fs.home, policyRoot: r.policyRoot });
-      const literal = pattern.matches(absolutePath);
+        ? [['read', kind]]
+        : [
+            ['edit', kind],
+            ['read', kind],
+          ];
+  const p = ctx.policy.pathRules;
+  if (lists.every(([a, k]) => p[a][k].length === 0)) return undefined;
+  const real = ctx.fs.realpath(absolutePath);
+  const paths = real === absolutePath ? [absolutePath] : [absolutePath, real];
+  for (const [a, k] of lists) {
+    for (const r of ctx.policy.pathCandidates(a, k, paths)) {
+      // Anchors may be symlinks themselves (a linked workspace, a linked home): a pattern is read
+      // against both the anchor as given and the directory it leads to.
+      const patterns = anchorVariants(ctx, r.policyRoot).map((anchors) => r.path!(anchors));
+      const matches = (p: string) => patterns.some((pattern) => pattern.matches(p));
+      const literal = matches(absolutePath);
       if (kind === 'allow' && !literal) continue;
-      real ??= ctx.fs.realpath(absolutePath);
-      const target = real === absolutePath ? literal : pattern.matches(real);
+      const target = real === absolutePath ? literal : matches(real);
       const matched = kind === 'allow' ? literal && target : literal || target;
       if (!matched) continue;
       const hit = applies(r, ctx);
@@ -125,6 +136,12 @@ export function pathRuleHit(
     }
   }
   return undefined;
+}
+
+function anchorVariants(ctx: MatchContext, policyRoot: string): { cwd: string; home: string; policyRoot: string }[] {
+  const base = { cwd: ctx.workspaceRoot, home: ctx.fs.home, policyRoot };
+  const real = { cwd: ctx.fs.realpath(ctx.workspaceRoot), home: ctx.fs.realpath(ctx.fs.home), policyRoot: ctx.fs.realpath(policyRoot) };
+  return real.cwd === base.cwd && real.home === base.home && real.policyRoot === base.policyRoot ? [base] : [base, real];
 }
 
 /** Bash rules for one simple command: deny and ask match past any dynamic word; allow only static text. */

@@ -50,6 +50,10 @@ const evalSpec: CommandSpec = {
 const sourceSpec: CommandSpec = {
   analyze(ctx, sink) {
     const file = ctx.args[0];
+    if (file && file.expansions.length > 0) {
+      sink.unknownCode(`${ctx.name} runs the commands in ${file.raw}, which exist only at run time`);
+      return;
+    }
     sink.opaque(
       `${ctx.name} runs the commands in ${file ? file.raw : 'a file'}, which the line does not show`,
     );

@@ -50,6 +50,8 @@ export interface EffectSink {
   notUnderstood(why: string): void;
   /** Leaves work running after the line returns (daemons, `setsid`), or never ends by design. */
   lingers(why: string): void;
+  /** Runs code that exists only at run time (a script from a substitution, `eval "$x"`): nothing can be checked. */
+  unknownCode(why: string): void;
   /** Runs, as code, whatever arrives on its stdin (`sh`, `python3 -`): opaque, and remembered for `curl | sh`. */
   runsStdin(why: string): void;
   /** Hands a variable to every later command (`export X=...`). */

@@ -458,7 +458,10 @@ const shell: CommandSpec = {
       return;
     }
     if (operands.length > 0 && !ids.has('s')) {
-      sink.opaque(`${ctx.name} runs the script ${operands[0]!.raw}, which the line does not show`);
+      const script = operands[0]!;
+      if (script.expansions.length > 0)
+        sink.unknownCode(`${ctx.name} runs the script ${script.raw}, which exists only at run time`);
+      else sink.opaque(`${ctx.name} runs the script ${script.raw}, which the line does not show`);
       return;
     }
     stdinScript(ctx, sink, `${ctx.name} reads commands from stdin`);

@@ -10,6 +10,9 @@ import { Minimatch } from 'minimatch';
  *            with a slash (`src/**`) is anchored to the workspace for allow rules; for deny and
  *            ask rules it matches at any depth, as Claude Code does (a deny should not be escaped
  *            by moving one level down). `./src/**` is anchored for every kind.
+ *            Where Claude Code counts "any depth" from the working directory, toolgate's deny and
+ *            ask rules count it from the file system root: a secret named `.env` in another
+ *            project is still a secret (an allow stays inside the workspace).
  * Contents:  a pattern that matches a directory also matches everything inside it.
  */
 export type PathRuleKind = 'allow' | 'ask' | 'deny';
@@ -59,7 +62,8 @@ export function anchorPathPattern(pattern: string, kind: PathRuleKind, anchors: 
     const body = p.replace(/\/+$/, '');
     const hasInnerSlash = body.includes('/');
     const anyDepth = !hasInnerSlash || kind !== 'allow';
-    glob = anyDepth ? joinGlob(anchors.cwd, '**/' + body) : joinGlob(anchors.cwd, body);
+    const base = kind === 'allow' ? anchors.cwd : '/';
+    glob = anyDepth ? joinGlob(base, `**/${body.replace(/^(\*\*\/)+/, '')}`) : joinGlob(anchors.cwd, body);
   }
   return glob.length > 1 ? glob.replace(/\/+$/, '') : glob;
 }
