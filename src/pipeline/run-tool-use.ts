@@ -88,9 +88,9 @@ async function run(
   notes: string[],
 ): Promise<ToolUseOutcome> {
   const id = block.id;
-  const signal = options.signal
-    ? AbortSignal.any([ctx.abortController.signal, options.signal])
-    : ctx.abortController.signal;
+  // A signal of the call's own, so listeners attach to it and not to the session's signal,
+  // which many concurrent calls would otherwise pile listeners on.
+  const signal = AbortSignal.any([ctx.abortController.signal, ...(options.signal ? [options.signal] : [])]);
   const tool = ctx.tools.find(block.name);
   const request = (input: unknown): ToolRequest => ({
     tool: tool?.name ?? block.name,
@@ -252,7 +252,7 @@ async function run(
         tool_use_id: id,
         duration_ms: Math.round(performance.now() - started),
       },
-      ctx.abortController.signal,
+      signal,
     );
     texts.push(...post.feedback);
     notes.push(...post.notes);

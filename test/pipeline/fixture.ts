@@ -154,3 +154,29 @@ export async function until(condition: () => boolean, what = 'condition'): Promi
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** A tool that finishes after a small delay of its input's choosing (never asserted). */
+export const Delay = buildTool({
+  name: 'Delay',
+  inputSchema: z.strictObject({ key: z.string(), safe: z.boolean(), delay: z.number().int().min(0) }),
+  isConcurrencySafe: (input) => input.safe,
+  isReadOnly: (input) => input.safe,
+  prompt: () => 'delay',
+  description: () => 'delay',
+  async call(input) {
+    await new Promise((r) => setTimeout(r, input.delay));
+    return { data: input.key };
+  },
+}) as AnyTool;
+
+/** From start/end events: was an unsafe call ever running beside another call? */
+export function unsafeOverlap(events: { event: string; id: string }[], unsafe: Set<string>): boolean {
+  const running = new Set<string>();
+  for (const e of events) {
+    if (e.event === 'start') {
+      running.add(e.id);
+      if (running.size > 1 && [...running].some((id) => unsafe.has(id))) return true;
+    } else running.delete(e.id);
+  }
+  return false;
+}

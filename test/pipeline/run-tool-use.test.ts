@@ -335,7 +335,7 @@ describe('runToolUse: hooks and permissions', () => {
     await one({ text: 'b' }, { policy: 'rules:\n  - deny: [Echo]\n', toolOptions: { decisionLog } });
     await one({ text: 'c' }, { policy: '', toolOptions: { decisionLog } });
     expect(entries.map((e) => e.decision.behavior)).toEqual(['allow', 'deny', 'deny']);
-    expect((entries[0]?.request.input as { file_path: string }).file_path).toBe(path.join(ws.root, 'f'));
+    expect((entries[0]!.request.input as { file_path: string }).file_path).toBe(path.join(ws.root, 'f'));
     expect(entries[2]?.decision.reason).toContain('canUseTool refused');
   });
 });
