@@ -2,6 +2,7 @@ import { hookOutput, parseHookInput } from '../adapters/claude-hook.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { Reexecuted } from './reexec.js';
 
 const HELP = `usage: toolgate hook [--policy F]... [--log FILE]
 
@@ -29,7 +30,7 @@ export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
     const parsed = parseHookInput(text);
     if (!parsed.ok) return block(io, parsed.error);
     if (parsed.event === 'other') return 0;
-    const policy = await policyFor({ ...values, cwd: values.cwd ?? parsed.request.cwd }, io);
+    const policy = await policyFor({ ...values, cwd: values.cwd ?? parsed.request.cwd }, io, text);
     const { decideWithClassifier } = await import('../policy/auto.js');
     const classifier = policy.auto.classifier === 'anthropic' ? await anthropic(policy.auto, io) : undefined;
     // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
@@ -47,6 +48,7 @@ export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${JSON.stringify(hookOutput(decision))}\n`);
     return 0;
   } catch (err) {
+    if (err instanceof Reexecuted) return err.code;
     return block(
       io,
       err instanceof PolicyLoadFailed

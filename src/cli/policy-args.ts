@@ -4,6 +4,7 @@ import { formatProblem, PolicyError } from '../policy/load.js';
 import { type Mode, parseMode } from '../policy/mode.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
+import { needsReexec, reexecWithIsolates } from './reexec.js';
 
 /** The options every deciding subcommand shares: --policy (repeatable), --mode, --cwd, --log. */
 export const POLICY_OPTIONS = {
@@ -21,10 +22,20 @@ export class PolicyLoadFailed extends Error {
 export async function policyFor(
   values: { policy?: string[] | undefined; cwd?: string | undefined },
   io: CliIO,
+  consumedStdin?: string,
 ): Promise<CompiledPolicy> {
-  const { loadPolicy } = await import('../policy/policy.js');
+  const { loadPolicyFiles, discoverPolicyFiles } = await import('../policy/layers.js');
   try {
-    return await loadPolicy({ files: values.policy ?? [], cwd: cwdOf(values, io), env: io.env });
+    const policy = loadPolicyFiles(
+      discoverPolicyFiles({ files: values.policy ?? [], cwd: cwdOf(values, io), env: io.env }),
+    );
+    if (policy.hasConditions) {
+      // Conditions run in isolated-vm, which needs node restarted with --no-node-snapshot.
+      if (needsReexec(true, io)) reexecWithIsolates(io, consumedStdin);
+      const { prepareConditions } = await import('../policy/conditions.js');
+      policy.conditions = await prepareConditions(policy);
+    }
+    return policy;
   } catch (err) {
     if (err instanceof PolicyError) {
       throw new PolicyLoadFailed(

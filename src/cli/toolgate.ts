@@ -1,5 +1,6 @@
 import type { CliIO, Subcommand } from './io.js';
 import { UsageError } from './io.js';
+import { Reexecuted } from './reexec.js';
 
 /** Subcommands load lazily so that `toolgate hook` pays only for what a decision needs. */
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
@@ -10,6 +11,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
   serve: {
     summary: 'answer decisions over HTTP from a warm process (Claude Code http hook, any language)',
     load: async () => (await import('./serve.js')).serveCommand,
+  },
+  'mcp-proxy': {
+    summary: 'an MCP stdio server that guards another one: decides every tools/call, hides denied tools',
+    load: async () => (await import('./mcp-proxy.js')).mcpProxyCommand,
   },
   check: {
     summary: 'decide whether a tool call may run under the policy (allow, ask or deny, and why)',
@@ -57,6 +62,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await (await sub.load())(rest, io);
   } catch (err) {
+    if (err instanceof Reexecuted) return err.code;
     if (err instanceof UsageError) {
       io.stderr.write(`toolgate ${name}: ${err.message}\n`);
       return 2;

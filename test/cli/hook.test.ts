@@ -108,6 +108,26 @@ describe('toolgate hook', () => {
     expect(missing.code).toBe(2);
   });
 
+  it('runs when: conditions in isolated-vm (restarting node with --no-node-snapshot when needed)', async () => {
+    const policy = path.join(work, 'conditions.yaml');
+    fs.writeFileSync(
+      policy,
+      'version: 1\nrules:\n  - deny: "Bash(git *)"\n    when: "input.command.includes(\'--force\')"\n    reason: forced\n',
+    );
+    const forced = await runCli(['hook', '--policy', policy], {
+      stdin: hookInput('Bash', { command: 'git push --force' }),
+      cwd: work,
+    });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(decisionOf(forced.stdout).permissionDecision).toBe('deny');
+    expect(decisionOf(forced.stdout).permissionDecisionReason).toMatch(/forced/);
+    const plain = await runCli(['hook', '--policy', policy], {
+      stdin: hookInput('Bash', { command: 'git status' }),
+      cwd: work,
+    });
+    expect(decisionOf(plain.stdout).permissionDecision).toBe('allow');
+  });
+
   it('has no opinion on other hook events', async () => {
     const r = await runCli(['hook'], {
       stdin: JSON.stringify({ hook_event_name: 'PostToolUse', cwd: work }),
