@@ -11,6 +11,80 @@ export { type VerifyResult, verifyLog } from './audit/verify.js';
 // The Bash classifier.
 export { classifyBash } from './bash/classify.js';
 export type { BashFacts } from './bash/facts.js';
+// The tool pipeline and the built-in tools.
+export type {
+  DocumentBlock,
+  ImageBlock,
+  ResultContentBlock,
+  TextBlock,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolUseBlock,
+} from './pipeline/blocks.js';
+export { buildTool, type ToolDef } from './pipeline/build-tool.js';
+export { headlessCanUseTool, terminalCanUseTool } from './pipeline/can-use-tool.js';
+export { maxToolUseConcurrency } from './pipeline/concurrency.js';
+export {
+  type ContextInit,
+  createToolUseContext,
+  type DecisionSink,
+  type McpClientRef,
+  type PermissionContext,
+  type ScheduleEvent,
+  type ToolUseContext,
+  type ToolUseOptions,
+} from './pipeline/context.js';
+export type { FailureKind, ToolFailure } from './pipeline/failure.js';
+export type {
+  HookConfig,
+  HookFunction,
+  HookHandler,
+  HookInput,
+  HookJsonOutput,
+  HookMatcher,
+  PostToolUseHookInput,
+  PreToolUseHookInput,
+} from './pipeline/hooks.js';
+export { type Batch, partitionToolCalls } from './pipeline/partition.js';
+export { type ApiToolSchema, RegistryError, ToolRegistry } from './pipeline/registry.js';
+export { type RunToolUseOptions, runToolUse, type ToolUseOutcome } from './pipeline/run-tool-use.js';
+export { type RunToolsOptions, runTools, type ToolUpdate } from './pipeline/run-tools.js';
+export { StreamingToolExecutor } from './pipeline/streaming-executor.js';
+export type {
+  AnyTool,
+  CanUseTool,
+  ContextModifier,
+  InterruptBehavior,
+  PermissionAnswer,
+  PermissionCheck,
+  Tool,
+  ToolCallContext,
+  ToolProgress,
+  ToolResult,
+  ValidationResult,
+} from './pipeline/tool.js';
+// The policy engine.
+export {
+  type AutoClassifier,
+  anthropicClassifier,
+  decideWithClassifier,
+  offlineClassifier,
+} from './policy/auto.js';
+export type { CompiledPolicy } from './policy/compile.js';
+export { type DecideOptions, decide } from './policy/decide.js';
+export type { Decision, DecisionFacts, RuleRef } from './policy/decision.js';
+export { type FileSystemView, nodeFileSystem } from './policy/fs-view.js';
+export { discoverPolicyFiles, type LayerOptions } from './policy/layers.js';
+export { formatProblem, PolicyError, type PolicyProblem } from './policy/load.js';
+export { MODES, type Mode, parseMode } from './policy/mode.js';
+export type { SandboxProfile } from './policy/obligations.js';
+export { loadPolicy, policyFromText } from './policy/policy.js';
+export type { ToolRequest } from './policy/request.js';
+export { parseRule, RuleError } from './policy/rule.js';
+export { runPolicyTests, type TestReport } from './policy/test.js';
+// The sandbox.
+export { type RunRequest, type RunResult, runSandboxed } from './sandbox/run.js';
+export { builtinTools } from './tools/index.js';
 // The policy engine.
 export {
   type AutoClassifier,

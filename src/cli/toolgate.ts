@@ -24,6 +24,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
     load: async () => (await import('./classify.js')).classifyCommand,
   },
+  exec: {
+    summary: 'run tool_use blocks through the pipeline and print paired tool_result blocks',
+    load: async () => (await import('./exec.js')).execCommand,
+  },
   verify: {
     summary: "check a decision log's hash chain; name the first bad record",
     load: async () => (await import('./verify.js')).verifyCommand,
