@@ -3,6 +3,16 @@
  * calls through both, and the decision log records what was decided.
  */
 
+// MCP: a proxy that guards an MCP server.
+export type { AskHandling } from './adapters/mcp-gate.js';
+export { isMcpServerName, mcpToolName, sanitizeMcpServerName } from './adapters/mcp-names.js';
+export {
+  type McpProxy,
+  type McpProxyEnd,
+  type McpProxyOptions,
+  McpUpstreamError,
+  startMcpProxy,
+} from './adapters/mcp-proxy.js';
 // The decision log.
 export { DecisionLog, type DecisionLogOptions } from './audit/log.js';
 export { type DecisionRecord, requestOf } from './audit/record.js';
@@ -85,24 +95,3 @@ export { runPolicyTests, type TestReport } from './policy/test.js';
 // The sandbox.
 export { type RunRequest, type RunResult, runSandboxed } from './sandbox/run.js';
 export { builtinTools } from './tools/index.js';
-// The policy engine.
-export {
-  type AutoClassifier,
-  anthropicClassifier,
-  decideWithClassifier,
-  offlineClassifier,
-} from './policy/auto.js';
-export type { CompiledPolicy } from './policy/compile.js';
-export { type DecideOptions, decide } from './policy/decide.js';
-export type { Decision, DecisionFacts, RuleRef } from './policy/decision.js';
-export { type FileSystemView, nodeFileSystem } from './policy/fs-view.js';
-export { discoverPolicyFiles, type LayerOptions } from './policy/layers.js';
-export { formatProblem, PolicyError, type PolicyProblem } from './policy/load.js';
-export { MODES, type Mode, parseMode } from './policy/mode.js';
-export type { SandboxProfile } from './policy/obligations.js';
-export { loadPolicy, policyFromText } from './policy/policy.js';
-export type { ToolRequest } from './policy/request.js';
-export { parseRule, RuleError } from './policy/rule.js';
-export { runPolicyTests, type TestReport } from './policy/test.js';
-// The sandbox.
-export { type RunRequest, type RunResult, runSandboxed } from './sandbox/run.js';

@@ -40,6 +40,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     summary: "run a policy's own tests against the whole merged policy; report failures and rule coverage",
     load: async () => (await import('./test.js')).testCommand,
   },
+  lint: {
+    summary: 'find problems in policy files: unknown tools, shadowed or broad allows, duplicates, ...',
+    load: async () => (await import('./lint.js')).lintCommand,
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,208 @@
+import type { Readable, Writable } from 'node:stream';
+import type { AutoClassifier } from '../policy/auto.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { parseCliArgs } from './args.js';
+import type { CliIO } from './io.js';
+import { UsageError } from './io.js';
+import { cwdOf, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+
+const HELP = `usage: toolgate mcp-proxy [--policy F]... [--name SERVER] [--log FILE] [--mode M] [--cwd D]
+                          [--ask deny|allow] -- SERVER_COMMAND [ARG]...
+
+An MCP stdio server that guards another one. It starts SERVER_COMMAND, speaks MCP to it, and
+offers the agent the same tools, resources and prompts, except that:
+  - every tools/call is decided as mcp__SERVER__TOOL with the call's arguments as input; a
+    denied call never reaches the server, and the agent gets a tool result with isError and
+    toolgate's reason;
+  - tools/list leaves out tools that a deny rule removes entirely (mcp__SERVER,
+    mcp__SERVER__TOOL, mcp__*, * without a specifier or condition);
+  - resources/read is decided as ReadMcpResource {server, uri}.
+There is no person to ask, so a call the policy would ask about is denied; --ask allow lets
+such calls through (when the agent asks its own user, as Claude Code does for MCP tools).
+Deny rules hold either way. Every decision goes to the decision log (--log or $TOOLGATE_LOG).
+
+SERVER is --name, else the command's basename in [a-z0-9_-] (for "node"/"npx" launchers,
+give --name). A broken policy refuses to start (exit 2); if the server cannot start or exits,
+the proxy exits 1.
+
+In .mcp.json / claude_desktop_config.json:
+  {"mcpServers": {"github": {"command": "toolgate", "args": ["mcp-proxy", "--name", "github", "--",
+    "npx", "-y", "@modelcontextprotocol/server-github"]}}}
+`;
+
+export async function mcpProxyCommand(argv: string[], io: CliIO): Promise<number> {
+  const split = argv.indexOf('--');
+  const own = split < 0 ? argv : argv.slice(0, split);
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  const { values, positionals } = parseCliArgs(own, {
+    ...POLICY_OPTIONS,
+    name: { type: 'string' },
+    ask: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `put the server command after "--": toolgate mcp-proxy [options] -- ${positionals.join(' ')}`,
+    );
+  }
+  const [executable, ...args] = command;
+  if (executable === undefined || executable === '') {
+    throw new UsageError(
+      'give the MCP server to guard after "--", e.g. toolgate mcp-proxy -- npx -y some-mcp-server',
+    );
+  }
+  const ask = values.ask ?? 'deny';
+  if (ask !== 'deny' && ask !== 'allow') throw new UsageError(`--ask must be deny or allow (got "${ask}")`);
+  const { isMcpServerName, sanitizeMcpServerName, serverNameOfCommand } = await import(
+    '../adapters/mcp-names.js'
+  );
+  let serverName: string;
+  if (values.name !== undefined) {
+    if (!isMcpServerName(values.name)) {
+      const suggestion = sanitizeMcpServerName(values.name);
+      throw new UsageError(
+        `--name "${values.name}" cannot be matched by rules exactly (letters, digits, - and _, no "__", no leading or trailing _)${suggestion ? `; try --name ${suggestion}` : ''}`,
+      );
+    }
+    serverName = values.name;
+  } else {
+    const derived = serverNameOfCommand(executable);
+    if (derived === undefined)
+      throw new UsageError(`cannot name the server after "${executable}": give --name`);
+    serverName = derived;
+  }
+  const mode = modeOf(values.mode);
+
+  // The policy and the log come first: nothing is started that toolgate could not guard.
+  let policy: CompiledPolicy;
+  try {
+    policy = await policyFor(values, io);
+  } catch (err) {
+    if (err instanceof PolicyLoadFailed) return refuse(io, err.message);
+    throw err;
+  }
+  let log: Awaited<ReturnType<typeof logFor>>;
+  try {
+    log = await logFor(values, io);
+  } catch (err) {
+    return refuse(
+      io,
+      `the decision log cannot be opened: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+
+  try {
+    return await serve(io, {
+      executable,
+      args,
+      serverName,
+      policy,
+      cwd: cwdOf(values, io),
+      ask,
+      ...(mode ? { mode } : {}),
+      ...(log ? { decisionLog: log } : {}),
+      classifier: await classifierFor(policy, io),
+    });
+  } finally {
+    await log?.close();
+  }
+}
+
+interface ServeOptions {
+  executable: string;
+  args: string[];
+  serverName: string;
+  policy: CompiledPolicy;
+  cwd: string;
+  ask: 'deny' | 'allow';
+  mode?: import('../policy/mode.js').Mode;
+  decisionLog?: import('../pipeline/context.js').DecisionSink;
+  classifier: AutoClassifier | undefined;
+}
+
+async function serve(io: CliIO, o: ServeOptions): Promise<number> {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { McpUpstreamError, startMcpProxy } = await import('../adapters/mcp-proxy.js');
+  const say = (line: string) => io.stderr.write(`toolgate mcp-proxy: ${line}\n`);
+
+  // The agent may hang up at any moment, even while the server is still starting.
+  let clientGone = false;
+  let proxy: Awaited<ReturnType<typeof startMcpProxy>> | undefined;
+  const hangUp = () => {
+    clientGone = true;
+    void proxy?.close();
+  };
+  io.stdin.once('end', hangUp);
+  io.stdin.once('close', hangUp);
+  process.once('SIGTERM', hangUp);
+  process.once('SIGINT', hangUp);
+  try {
+    const upstream = new StdioClientTransport({
+      command: o.executable,
+      args: o.args,
+      // The proxy stands in for the server: the server sees the environment it would have seen.
+      env: stringsOnly(io.env),
+      cwd: o.cwd,
+      stderr: 'inherit',
+    });
+    try {
+      proxy = await startMcpProxy(new StdioServerTransport(io.stdin as Readable, io.stdout as Writable), {
+        upstream,
+        serverName: o.serverName,
+        policy: o.policy,
+        cwd: o.cwd,
+        ask: o.ask,
+        ...(o.mode ? { mode: o.mode } : {}),
+        ...(o.decisionLog ? { decisionLog: o.decisionLog } : {}),
+        ...(o.classifier ? { classifier: o.classifier } : {}),
+        onWarning: (message) => say(`warning: ${message}`),
+      });
+    } catch (err) {
+      if (err instanceof McpUpstreamError) {
+        say(`${err.message} (command: ${[o.executable, ...o.args].join(' ')})`);
+        return 1;
+      }
+      throw err;
+    }
+    say(
+      `guarding "${proxy.upstreamInfo.name}" as mcp__${o.serverName}__* (policy ${o.policy.digest.slice(0, 12)}, asks are ${o.ask === 'allow' ? 'allowed' : 'denied'})`,
+    );
+    if (clientGone) await proxy.close();
+    const end = await proxy.done;
+    if (end.by === 'server') {
+      say(end.message);
+      return 1;
+    }
+    return 0;
+  } finally {
+    io.stdin.off('end', hangUp);
+    io.stdin.off('close', hangUp);
+    process.off('SIGTERM', hangUp);
+    process.off('SIGINT', hangUp);
+  }
+}
+
+/** auto mode's classifier, as the policy's `auto:` block configures it (offline by default). */
+async function classifierFor(policy: CompiledPolicy, io: CliIO): Promise<AutoClassifier | undefined> {
+  if (policy.auto.classifier !== 'anthropic') return undefined;
+  const { anthropicClassifier } = await import('../policy/auto.js');
+  const { classifier: _kind, ...auto } = policy.auto;
+  const baseURL = auto.baseURL ?? io.env.ANTHROPIC_BASE_URL;
+  return anthropicClassifier({ ...auto, ...(baseURL ? { baseURL } : {}) });
+}
+
+function refuse(io: CliIO, reason: string): number {
+  io.stderr.write(`toolgate mcp-proxy: ${reason}\nThe MCP server was not started.\n`);
+  return 2;
+}
+
+function stringsOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
