@@ -39,11 +39,14 @@ export function workspace(prefix = 'toolgate-pipeline-'): Workspace {
 }
 
 /** A policy for tests: the given YAML body after a header that turns OS isolation off (speed). */
-export async function testPolicy(body = '', root = process.cwd()) {
-  return policyFromText(`version: 1\nsandbox: { os: "off", timeoutMs: 20000 }\n${body}`, {
-    root,
-    source: 'test-policy.yaml',
-  });
+export async function testPolicy(body = '', root = process.cwd(), sandbox = '') {
+  return policyFromText(
+    `version: 1\nsandbox: { os: "off", timeoutMs: 20000${sandbox ? `, ${sandbox}` : ''} }\n${body}`,
+    {
+      root,
+      source: 'test-policy.yaml',
+    },
+  );
 }
 
 export async function testContext(
@@ -51,6 +54,8 @@ export async function testContext(
   cwd: string,
   options: {
     policy?: string;
+    /** Extra members of the policy's sandbox block, e.g. `read: { deny: ["keys"] }`. */
+    sandbox?: string;
     mode?: Mode;
     toolOptions?: ToolUseOptions;
     abortController?: AbortController;
@@ -58,7 +63,7 @@ export async function testContext(
 ): Promise<ToolUseContext> {
   return createToolUseContext({
     tools: new ToolRegistry(tools),
-    policy: await testPolicy(options.policy ?? '', cwd),
+    policy: await testPolicy(options.policy ?? '', cwd, options.sandbox),
     cwd,
     ...(options.mode ? { mode: options.mode } : {}),
     ...(options.abortController ? { abortController: options.abortController } : {}),
