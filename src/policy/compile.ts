@@ -65,8 +65,10 @@ export interface CompiledPolicy {
   readonly rules: readonly CompiledRule[];
   /** Non-path rules for one exact tool name. */
   ruleSetForTool(tool: string): RuleSet;
-  /** Bash rules that can match a command whose first word is `name`. */
-  bashRules(kind: RuleKind, name: string): readonly CompiledRule[];
+  /** Only the parameter rules (`Bash(run_in_background:true)`) of a tool. */
+  paramRulesForTool(tool: string): RuleSet;
+  /** Bash rules that can match a command (as matched: words joined by spaces) whose first word is `name`. */
+  bashRules(kind: RuleKind, name: string, text?: string): readonly CompiledRule[];
   /** Path rules by access: read rules (Read, Glob, Grep) and edit rules (Edit, Write, NotebookEdit). */
   readonly pathRules: { readonly read: RuleSet; readonly edit: RuleSet };
   /** The path rules of one list that can match any of these absolute paths (indexed by literal segment). */
@@ -199,8 +201,50 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
     }
     return set;
   };
+  // Within one command name, rules whose second word is literal (`git push *`) only apply to
+  // commands with that second word: a large policy with many `git ...` rules stays fast.
+  const bySecond = {
+    deny: new Map<string, CompiledRule[]>(),
+    ask: new Map<string, CompiledRule[]>(),
+    allow: new Map<string, CompiledRule[]>(),
+  };
+  for (const kind of ['deny', 'ask', 'allow'] as const) {
+    for (const [first, list] of bashIndex[kind]) {
+      if (list.length < 16) continue;
+      const keep: CompiledRule[] = [];
+      for (const r of list) {
+        const second = literalSecondWord((r.rule.specifier as { pattern: string }).pattern);
+        if (second === undefined) keep.push(r);
+        else {
+          const k = `${first}\0${second}`;
+          const l = bySecond[kind].get(k);
+          if (l) l.push(r);
+          else bySecond[kind].set(k, [r]);
+        }
+      }
+      bashIndex[kind].set(first, keep);
+    }
+  }
+  const paramCache = new Map<string, RuleSet>();
+  const paramRulesForTool = (tool: string): RuleSet => {
+    let set = paramCache.get(tool);
+    if (set === undefined) {
+      const all = ruleSetForTool(tool);
+      const params = (list: readonly CompiledRule[]) => list.filter((r) => r.rule.specifier.type === 'param');
+      set = { deny: params(all.deny), ask: params(all.ask), allow: params(all.allow) };
+      paramCache.set(tool, set);
+    }
+    return set;
+  };
   const bashCache = new Map<string, readonly CompiledRule[]>();
-  const bashRules = (kind: RuleKind, name: string): readonly CompiledRule[] => {
+  const bashRules = (kind: RuleKind, name: string, text?: string): readonly CompiledRule[] => {
+    const base = bashRulesFor(kind, name);
+    if (bySecond[kind].size === 0 || text === undefined) return base;
+    const second = text.split(' ', 2)[1];
+    const extra = second === undefined ? undefined : bySecond[kind].get(`${name}\0${second}`);
+    return extra === undefined ? base : [...extra, ...base].sort(compareRules);
+  };
+  const bashRulesFor = (kind: RuleKind, name: string): readonly CompiledRule[] => {
     const key = `${kind}\0${name}`;
     let list = bashCache.get(key);
     if (list === undefined) {
@@ -219,6 +263,7 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
     files,
     rules,
     ruleSetForTool,
+    paramRulesForTool,
     bashRules,
     pathRules,
     pathCandidates,
@@ -286,6 +331,14 @@ function requiredSegment(pattern: string): string | undefined {
 
 function emptySet(): { deny: CompiledRule[]; ask: CompiledRule[]; allow: CompiledRule[] } {
   return { deny: [], ask: [], allow: [] };
+}
+
+/** The second word of a Bash pattern when it is literal (`git push *` -> push). */
+function literalSecondWord(pattern: string): string | undefined {
+  const words = pattern.trim().replace(/:\*$/, ' *').split(' ');
+  const second = words[1];
+  if (second === undefined || second === '' || second.includes('*')) return undefined;
+  return second;
 }
 
 /** The command name a Bash pattern starts with, when it is literal (`git push *` -> git). */

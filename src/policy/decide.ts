@@ -486,17 +486,20 @@ function hasContentRules(ctx: MatchContext): boolean {
 /** One decision asks for the same realpath several times (workspace check, each rule list). */
 function memoized(fs: FileSystemView): FileSystemView {
   const real = new Map<string, string>();
+  const anchor = fs.realpathAnchor?.bind(fs);
+  const realpath = (p: string): string => {
+    let r = real.get(p);
+    if (r === undefined) {
+      r = fs.realpath(p);
+      real.set(p, r);
+    }
+    return r;
+  };
   return {
     home: fs.home,
     glob: (pattern, cwd) => fs.glob(pattern, cwd),
-    realpath(p) {
-      let r = real.get(p);
-      if (r === undefined) {
-        r = fs.realpath(p);
-        real.set(p, r);
-      }
-      return r;
-    },
+    realpath,
+    realpathAnchor: (p) => real.get(p) ?? (anchor ? anchor(p) : realpath(p)),
   };
 }
 

@@ -13,18 +13,37 @@ export interface FileSystemView {
   realpath(absolutePath: string): string;
   /** The files a bash glob names, in bash's order; undefined when there are too many to check. */
   glob(pattern: string, cwd: string): readonly string[] | undefined;
+  /**
+   * realpath for the directories rules are anchored to (workspace roots, home, policy roots).
+   * These are configuration, not what a call names, so a view may cache them; paths a call
+   * names always go through realpath().
+   */
+  realpathAnchor?(absolutePath: string): string;
 }
 
 const MAX_GLOB_RESULTS = 1000;
 const MAX_GLOB_DIRECTORIES = 2000;
 
 export function nodeFileSystem(home: string = os.homedir()): FileSystemView {
+  const anchors = new Map<string, { real: string; at: number }>();
   return {
     home,
     realpath: realpathOfLongestPrefix,
     glob: (pattern, cwd) => expandGlob(pattern, cwd),
+    realpathAnchor(p) {
+      // A few seconds of caching: a warm process (serve) still sees a re-pointed workspace soon.
+      const now = Date.now();
+      const hit = anchors.get(p);
+      if (hit && now - hit.at < ANCHOR_CACHE_MS) return hit.real;
+      const real = realpathOfLongestPrefix(p);
+      if (anchors.size > 256) anchors.clear();
+      anchors.set(p, { real, at: now });
+      return real;
+    },
   };
 }
+
+const ANCHOR_CACHE_MS = 2000;
 
 export function realpathOfLongestPrefix(p: string): string {
   let head = path.resolve(p);

@@ -32,7 +32,40 @@ export function sandboxProfile(
         : p.startsWith('~/')
           ? path.join(h, p.slice(2))
           : path.resolve(workspace.root, p);
-  const anchors = (policyRoot: string) => ({ cwd: workspace.root, home: h, policyRoot });
+  const { readDeny, writeDeny } = denyGlobs(policy, workspace.root, h);
+  return {
+    timeoutMs: Math.min(asked ?? s.timeoutMs, s.maxTimeoutMs),
+    maxOutputChars: s.maxOutputChars,
+    maxOutputBytes: s.maxOutputBytes,
+    writableRoots:
+      s.writeAllow.length > 0 ? [...new Set(s.writeAllow.map((e) => dir(e.pattern)))] : [...workspace.roots],
+    readableRoots: s.readAllow.map((e) => dir(e.pattern)),
+    readDeny: [...readDeny],
+    writeDeny: [...writeDeny],
+    network: s.network || networkAllowed,
+    envAllow: [...s.envAllow],
+    os: s.os,
+  };
+}
+
+const globCache = new WeakMap<CompiledPolicy, Map<string, { readDeny: string[]; writeDeny: string[] }>>();
+
+/** The deny globs depend only on the policy and the anchors: computed once per workspace. */
+function denyGlobs(
+  policy: CompiledPolicy,
+  root: string,
+  home: string,
+): { readDeny: string[]; writeDeny: string[] } {
+  let byAnchors = globCache.get(policy);
+  if (byAnchors === undefined) {
+    byAnchors = new Map();
+    globCache.set(policy, byAnchors);
+  }
+  const key = `${root}\0${home}`;
+  const cached = byAnchors.get(key);
+  if (cached) return cached;
+  const s = policy.sandbox;
+  const anchors = (policyRoot: string) => ({ cwd: root, home, policyRoot });
   const globs = (entries: readonly { pattern: string; policyRoot: string }[]) =>
     entries.map((e) =>
       path.isAbsolute(e.pattern) && !e.pattern.startsWith('//')
@@ -45,19 +78,12 @@ export function sandboxProfile(
       .map((r) =>
         anchorPathPattern((r.rule.specifier as { pattern: string }).pattern, 'deny', anchors(r.policyRoot)),
       );
-  const readDeny = [...globs(s.readDeny), ...ruleGlobs(policy.pathRules.read.deny)];
-  const writeDeny = [...globs(s.writeDeny), ...ruleGlobs(policy.pathRules.edit.deny), ...readDeny];
-  return {
-    timeoutMs: Math.min(asked ?? s.timeoutMs, s.maxTimeoutMs),
-    maxOutputChars: s.maxOutputChars,
-    maxOutputBytes: s.maxOutputBytes,
-    writableRoots:
-      s.writeAllow.length > 0 ? [...new Set(s.writeAllow.map((e) => dir(e.pattern)))] : [...workspace.roots],
-    readableRoots: s.readAllow.map((e) => dir(e.pattern)),
-    readDeny: [...new Set(readDeny)],
-    writeDeny: [...new Set(writeDeny)],
-    network: s.network || networkAllowed,
-    envAllow: [...s.envAllow],
-    os: s.os,
-  };
+  const readDeny = [...new Set([...globs(s.readDeny), ...ruleGlobs(policy.pathRules.read.deny)])];
+  const writeDeny = [
+    ...new Set([...globs(s.writeDeny), ...ruleGlobs(policy.pathRules.edit.deny), ...readDeny]),
+  ];
+  if (byAnchors.size > 64) byAnchors.clear();
+  const out = { readDeny, writeDeny };
+  byAnchors.set(key, out);
+  return out;
 }

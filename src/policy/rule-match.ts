@@ -60,7 +60,10 @@ export function toolRuleHit(
   ctx: MatchContext,
   extract: { host?: string; agent?: string; primary?: string; paramsOnly?: boolean },
 ): RuleHit | undefined {
-  for (const r of ctx.policy.ruleSetForTool(tool)[kind]) {
+  const rules = extract.paramsOnly
+    ? ctx.policy.paramRulesForTool(tool)[kind]
+    : ctx.policy.ruleSetForTool(tool)[kind];
+  for (const r of rules) {
     const s = r.rule.specifier;
     let matched: boolean;
     switch (s.type) {
@@ -138,10 +141,16 @@ export function pathRuleHit(
   return undefined;
 }
 
-function anchorVariants(ctx: MatchContext, policyRoot: string): { cwd: string; home: string; policyRoot: string }[] {
+function anchorVariants(
+  ctx: MatchContext,
+  policyRoot: string,
+): { cwd: string; home: string; policyRoot: string }[] {
   const base = { cwd: ctx.workspaceRoot, home: ctx.fs.home, policyRoot };
-  const real = { cwd: ctx.fs.realpath(ctx.workspaceRoot), home: ctx.fs.realpath(ctx.fs.home), policyRoot: ctx.fs.realpath(policyRoot) };
-  return real.cwd === base.cwd && real.home === base.home && real.policyRoot === base.policyRoot ? [base] : [base, real];
+  const anchor = (p: string) => (ctx.fs.realpathAnchor ? ctx.fs.realpathAnchor(p) : ctx.fs.realpath(p));
+  const real = { cwd: anchor(ctx.workspaceRoot), home: anchor(ctx.fs.home), policyRoot: anchor(policyRoot) };
+  return real.cwd === base.cwd && real.home === base.home && real.policyRoot === base.policyRoot
+    ? [base]
+    : [base, real];
 }
 
 /** Bash rules for one simple command: deny and ask match past any dynamic word; allow only static text. */
@@ -152,7 +161,7 @@ export function bashRuleHit(
   ctx: MatchContext,
   opts: { staticUpTo?: string; allowDynamicTail?: boolean } = {},
 ): RuleHit | undefined {
-  for (const r of ctx.policy.bashRules(kind, name)) {
+  for (const r of ctx.policy.bashRules(kind, name, text)) {
     const s = r.rule.specifier;
     let matched = false;
     if (s.type === 'any') matched = true;

@@ -19,7 +19,7 @@ export function workspaceFor(cwd: string, policy: CompiledPolicy, fs: FileSystem
   const declared = policy.roots?.map((r) => resolveDir(r.path, cwd, fs.home)) ?? [cwd];
   const additional = policy.additionalDirectories.map((d) => resolveDir(d.path, cwd, fs.home));
   const literal = [...declared, ...additional].map((p) => path.resolve(p));
-  const real = literal.map((p) => fs.realpath(p));
+  const real = literal.map((p) => (fs.realpathAnchor ? fs.realpathAnchor(p) : fs.realpath(p)));
   const all = [...new Set([...literal, ...real])];
   return {
     root: declared[0] ?? cwd,

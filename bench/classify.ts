@@ -1,0 +1,67 @@
+/**
+ * bench/classify: per-line cost of classifyBash on the labelled corpus, beside the bare
+ * tree-sitter parse of the same lines and a shell-quote split, measured in one run.
+ * Run: npx tsx bench/classify.ts [rounds]
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parse as shellQuote } from 'shell-quote';
+import { classifyBash } from '../dist/bash/classify.js';
+import { summarize, table, timeMicros } from './stats.js';
+
+const require = createRequire(import.meta.url);
+const rounds = Number(process.argv[2] ?? 30);
+const corpusFile = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'bash-labelled.jsonl');
+const lines = fs
+  .readFileSync(corpusFile, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => (JSON.parse(l) as { command: string }).command);
+
+const Parser = require('tree-sitter');
+const Bash = require('tree-sitter-bash');
+const parser = new Parser();
+parser.setLanguage(Bash);
+
+const subjects: Record<string, (line: string) => void> = {
+  'tree-sitter parse (bare)': (l) => parser.parse(l),
+  'shell-quote split': (l) => shellQuote(l, (k: string) => `$${k}`),
+  'classifyBash (toolgate)': (l) => classifyBash(l),
+};
+
+// Warm up every subject (JIT, grammar load) before measuring.
+for (const fn of Object.values(subjects)) for (let i = 0; i < 3; i++) for (const l of lines) fn(l);
+
+// Interleave subjects per line so machine noise hits them alike.
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
+for (let r = 0; r < rounds; r++) {
+  for (const l of lines) {
+    for (const [name, fn] of Object.entries(subjects)) samples[name]!.push(timeMicros(() => fn(l)));
+  }
+}
+
+const base = summarize(samples['tree-sitter parse (bare)']!);
+const rows = Object.entries(samples).map(([name, s]) => {
+  const st = summarize(s);
+  return [name, st.median, st.p99, st.median / base.median];
+});
+console.log(`## bench/classify — ${lines.length} corpus lines x ${rounds} rounds (µs per line)\n`);
+console.log(table(['subject', 'median µs', 'p99 µs', 'median vs bare parse'], rows));
+
+// Hostile sizes: each must come back quickly with "too complex".
+const hostile: Record<string, string> = {
+  '1 MB line': `echo ${'a'.repeat(1024 * 1024)}`,
+  '10,000-deep $( ) nesting': `${'$('.repeat(10_000)}ls${')'.repeat(10_000)}`,
+  '10,000-deep ( ) nesting': `${'('.repeat(10_000)}ls${')'.repeat(10_000)}`,
+  '100,000 pipes': Array.from({ length: 100_000 }, () => 'cat').join(' | '),
+  '6,000 pipes (under the size limit)': Array.from({ length: 6_000 }, () => 'cat').join(' | '),
+};
+const hostileRows = Object.entries(hostile).map(([name, line]) => {
+  const times: number[] = [];
+  let readOnly = true;
+  for (let i = 0; i < 5; i++) times.push(timeMicros(() => (readOnly = classifyBash(line).readOnly)) / 1000);
+  return [name, summarize(times).median, readOnly ? 'read-only' : 'not read-only'];
+});
+console.log('\n### hostile inputs (ms, median of 5)\n');
+console.log(table(['input', 'median ms', 'answer'], hostileRows));
