@@ -85,6 +85,7 @@ export { type DecideOptions, decide } from './policy/decide.js';
 export type { Decision, DecisionFacts, RuleRef } from './policy/decision.js';
 export { type FileSystemView, nodeFileSystem } from './policy/fs-view.js';
 export { discoverPolicyFiles, type LayerOptions } from './policy/layers.js';
+export { type LintFinding, type LintOptions, lintPolicy, lintPolicyFiles } from './policy/lint.js';
 export { formatProblem, PolicyError, type PolicyProblem } from './policy/load.js';
 export { MODES, type Mode, parseMode } from './policy/mode.js';
 export type { SandboxProfile } from './policy/obligations.js';
