@@ -41,7 +41,7 @@ export function workspace(prefix = 'toolgate-pipeline-'): Workspace {
 /** A policy for tests: the given YAML body after a header that turns OS isolation off (speed). */
 export async function testPolicy(body = '', root = process.cwd(), sandbox = '') {
   return policyFromText(
-    `version: 1\nsandbox: { os: "off", timeoutMs: 20000${sandbox ? `, ${sandbox}` : ''} }\n${body}`,
+    `version: 1\nsandbox: { ${sandbox.includes('os:') ? '' : 'os: "off", '}timeoutMs: 20000${sandbox ? `, ${sandbox}` : ''} }\n${body}`,
     {
       root,
       source: 'test-policy.yaml',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReadTool } from '../../src/tools/read.js';
-import { allowAll, type Workspace, workspace } from '../pipeline/fixture.js';
+import { type Workspace, workspace } from '../pipeline/fixture.js';
 import { call } from './helpers.js';
 
 let ws: Workspace;
