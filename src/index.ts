@@ -3,7 +3,16 @@
  * calls through both, and the decision log records what was decided.
  */
 
-// MCP: a proxy that guards an MCP server.
+// MCP: a proxy that guards an MCP server, and MCP servers' tools inside the pipeline.
+export {
+  connectMcpServer,
+  connectMcpServers,
+  McpConnectError,
+  type McpConnection,
+  type McpConnectOptions,
+  type McpServerSpec,
+  type McpServers,
+} from './adapters/mcp-client.js';
 export type { AskHandling } from './adapters/mcp-gate.js';
 export { isMcpServerName, mcpToolName, sanitizeMcpServerName } from './adapters/mcp-names.js';
 export {
@@ -13,6 +22,8 @@ export {
   McpUpstreamError,
   startMcpProxy,
 } from './adapters/mcp-proxy.js';
+export { mcpResourceTools } from './adapters/mcp-resource-tools.js';
+export { callToolResultBlock, type McpToolInfo, mcpTool } from './adapters/mcp-tool.js';
 // The decision log.
 export { DecisionLog, type DecisionLogOptions } from './audit/log.js';
 export { type DecisionRecord, requestOf } from './audit/record.js';
