@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../package-root.js';
 import { type CompiledPolicy, compilePolicy } from './compile.js';
 import { type Layer, PolicyError, type PolicyFile, parsePolicyText, readPolicyFile } from './load.js';
 
@@ -24,7 +24,7 @@ export interface LayerOptions {
 
 export const BUILTIN_POLICIES = ['default', 'strict', 'readonly-review'] as const;
 
-const POLICIES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'policies');
+const POLICIES_DIR = path.join(packageRoot(), 'policies');
 
 export function builtinPolicyFile(name: string): string {
   if (!(BUILTIN_POLICIES as readonly string[]).includes(name)) {
