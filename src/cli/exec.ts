@@ -215,7 +215,7 @@ async function readBlocks(
     each(undefined, 'the input is not an array of tool_use blocks');
     return;
   }
-  values.forEach((v, i) => each(v, `item ${i}`));
+  for (const [i, v] of values.entries()) each(v, `item ${i}`);
 }
 
 function openTerminal():

@@ -5,9 +5,11 @@ import { askForApproval } from './approval.js';
 import { appendText, type ToolResultBlock, type ToolUseBlock } from './blocks.js';
 import type { ToolUseContext } from './context.js';
 import { describeError, failure, failureResult, type ToolFailure } from './failure.js';
+import { hookCommon, hookInput } from './hook-input.js';
 import { type PreHookVerdict, runPostToolUseHooks, runPreToolUseHooks } from './hooks.js';
 import { checkInput } from './input.js';
 import { decidePermission, withBehavior } from './permission.js';
+import { recordDecision } from './record-decision.js';
 import { boundResult } from './result-size.js';
 import { callWithDeadline } from './supervise-call.js';
 import type {
@@ -102,7 +104,7 @@ async function run(
   });
   const reject = async (f: ToolFailure, input: unknown, extra: Partial<ToolUseOutcome> = {}) => {
     const decision = withBehavior(decide(request(input), ctx.permission.policy), 'deny', 'error', f.message);
-    const logged = await record(ctx, request(input), decision);
+    const logged = await recordDecision(ctx, request(input), decision);
     return failed(id, logged ?? f, { decision, notes, ...(tool ? { tool } : {}), ...extra });
   };
 
@@ -172,13 +174,13 @@ async function run(
       },
     );
     if (!approval.ok) {
-      const logged = await record(ctx, request(observable), approval.decision);
+      const logged = await recordDecision(ctx, request(observable), approval.decision);
       return failed(id, logged ?? approval.failure, { tool, input, decision: approval.decision, notes });
     }
     changed ||= approval.input !== input;
     ({ decision, input, observable } = approval);
   }
-  const logged = await record(ctx, request(observable), decision);
+  const logged = await recordDecision(ctx, request(observable), decision);
   if (logged) return failed(id, logged, { tool, input, decision, notes });
   if (decision.behavior === 'deny') {
     const kind = decision.decidedBy === 'hook' ? 'hook-blocked' : 'denied';
@@ -244,7 +246,7 @@ async function run(
     const post = await runPostToolUseHooks(
       hooks,
       {
-        ...common(ctx),
+        ...hookCommon(ctx),
         hook_event_name: 'PostToolUse',
         tool_name: tool.name,
         tool_input: observable,
@@ -273,25 +275,6 @@ async function run(
   return outcome;
 }
 
-/** Appends the decision to the log; a failure to record stops the call (returns why). */
-async function record(
-  ctx: ToolUseContext,
-  request: ToolRequest,
-  decision: Decision,
-): Promise<ToolFailure | undefined> {
-  const log = ctx.options.decisionLog;
-  if (!log) return undefined;
-  try {
-    await log.append({ request, decision });
-    return undefined;
-  } catch (err) {
-    return failure(
-      'log-failed',
-      `The decision could not be recorded in the decision log (${describeError(err)}), so the call did not run.`,
-    );
-  }
-}
-
 function denialMessage(tool: string, d: Decision): string {
   const rule = d.rule
     ? ` [rule ${d.rule.text} in ${d.rule.source}${d.rule.line === undefined ? '' : `:${d.rule.line}`}]`
@@ -309,24 +292,4 @@ function failed(
   extra: Partial<ToolUseOutcome> & { notes: string[] },
 ): ToolUseOutcome {
   return { ...extra, toolUseId, result: failureResult(toolUseId, f), failure: f };
-}
-
-function common(ctx: ToolUseContext) {
-  return {
-    session_id: ctx.permission.sessionId ?? '',
-    transcript_path: '',
-    cwd: ctx.permission.cwd,
-    permission_mode: ctx.permission.mode,
-    ...(ctx.permission.agentId ? { agent_id: ctx.permission.agentId } : {}),
-  };
-}
-
-function hookInput(ctx: ToolUseContext, tool: string, observable: Record<string, unknown>, id: string) {
-  return {
-    ...common(ctx),
-    hook_event_name: 'PreToolUse' as const,
-    tool_name: tool,
-    tool_input: observable,
-    tool_use_id: id,
-  };
 }
