@@ -141,6 +141,48 @@ describe('toolgate mcp-proxy --ask allow', () => {
   });
 });
 
+describe('toolgate mcp-proxy with when: conditions (node restarted for isolated-vm)', () => {
+  it('keeps a conditionally denied tool listed and decides each call', async () => {
+    const dir = path.join(work, 'conditions');
+    fs.mkdirSync(dir);
+    const policy = path.join(dir, 'policy.yaml');
+    fs.writeFileSync(
+      policy,
+      [
+        'version: 1',
+        'rules:',
+        '  - allow: mcp__echo__write_file',
+        '  - deny: mcp__echo__write_file',
+        '    when: "input.path.includes(\'secret\')"',
+        '    reason: Secrets stay out of files',
+        '',
+      ].join('\n'),
+    );
+    const proc = startProxyProcess(['--name', 'echo', '--policy', policy, '--', ...ECHO_COMMAND], {
+      cwd: dir,
+      env: { ECHO_MCP_DIR: dir, TOOLGATE_LOG: '' },
+    });
+    const client = new Client({ name: 'agent', version: '1' });
+    await client.connect(proc.transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('write_file');
+      const no = await client.callTool({
+        name: 'write_file',
+        arguments: { path: 'secret.txt', content: 'k' },
+      });
+      expect(no.isError).toBe(true);
+      expect(textOf(no)).toMatch(/Secrets stay out of files/);
+      const ok = await client.callTool({ name: 'write_file', arguments: { path: 'ok.txt', content: 'k' } });
+      expect(ok.isError).toBeFalsy();
+      expect(fs.existsSync(path.join(dir, 'secret.txt'))).toBe(false);
+      expect(fs.existsSync(path.join(dir, 'ok.txt'))).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(await proc.exit).toBe(0);
+  });
+});
+
 describe('toolgate mcp-proxy lifecycle', () => {
   it('exits 0 and stops the server when the agent hangs up', async () => {
     const s = await session();
