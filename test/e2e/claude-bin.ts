@@ -6,7 +6,8 @@ import path from 'node:path';
  * Where the real Claude Code binary is: $TOOLGATE_CLAUDE_BIN, else the cache folder `.ci/run`
  * installs it into (outside the package's own dependencies: it is a ~250 MB native binary).
  */
-export const CLAUDE_CACHE = process.env.TOOLGATE_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'toolgate-e2e');
+export const CLAUDE_CACHE =
+  process.env.TOOLGATE_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'toolgate-e2e');
 
 export function claudeBinary(): string {
   const candidates = [

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLog } from '../../src/audit/verify.js';
-import { type MessagesApi, startMessagesApi, toolResults } from '../support/messages-api.js';
+import { type MessagesApi, startMessagesApi, toolResults } from '../../src/demo/scripted-model.js';
 import { claudeBinary } from './claude-bin.js';
 
 /**
@@ -70,7 +70,9 @@ beforeAll(async () => {
   );
   fs.writeFileSync(
     path.join(ws, '.claude', 'settings.json'),
-    JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: wrapper }] }] } }),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: wrapper }] }] },
+    }),
   );
 
   let step = 0;
@@ -78,7 +80,10 @@ beforeAll(async () => {
     const mainLoop = Array.isArray(body.tools) && body.tools.some((t) => t.name === 'Bash');
     if (mainLoop && step < calls.length) {
       const i = step++;
-      return { content: [{ type: 'tool_use', id: id(i), name: calls[i]!.name, input: calls[i]!.input }], stop_reason: 'tool_use' };
+      return {
+        content: [{ type: 'tool_use', id: id(i), name: calls[i]!.name, input: calls[i]!.input }],
+        stop_reason: 'tool_use',
+      };
     }
     return { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' };
   });
@@ -123,7 +128,9 @@ function resultFor(i: number): { is_error: boolean; text: string } {
     const found = toolResults(api.requests[r]!).get(id(i));
     if (found) return found;
   }
-  throw new Error(`no tool_result for call ${i + 1} (${calls[i]!.name}); claude said: ${result.stdout.slice(0, 500)} ${result.stderr.slice(0, 500)}`);
+  throw new Error(
+    `no tool_result for call ${i + 1} (${calls[i]!.name}); claude said: ${result.stdout.slice(0, 500)} ${result.stderr.slice(0, 500)}`,
+  );
 }
 
 describe('Claude Code with toolgate as its PreToolUse hook', () => {
@@ -163,8 +170,20 @@ describe('Claude Code with toolgate as its PreToolUse hook', () => {
   });
 
   it('logged every decision in an intact chain', async () => {
-    const records = fs.readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: { behavior: string } });
-    expect(records.map((r) => r.decision.behavior)).toEqual(['allow', 'deny', 'deny', 'allow', 'ask', 'deny', 'allow']);
+    const records = fs
+      .readFileSync(logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { decision: { behavior: string } });
+    expect(records.map((r) => r.decision.behavior)).toEqual([
+      'allow',
+      'deny',
+      'deny',
+      'allow',
+      'ask',
+      'deny',
+      'allow',
+    ]);
     expect((await verifyLog(logPath)).ok).toBe(true);
   });
 });
