@@ -103,7 +103,12 @@ async function run(
     ...(ctx.permission.agentId ? { agentId: ctx.permission.agentId } : {}),
   });
   const reject = async (f: ToolFailure, input: unknown, extra: Partial<ToolUseOutcome> = {}) => {
-    const decision = withBehavior(decide(request(input), ctx.permission.policy), 'deny', 'error', f.message);
+    const decision = withBehavior(
+      decide(request(input), ctx.permission.policy, ctx.permission.fs ? { fs: ctx.permission.fs } : {}),
+      'deny',
+      f.kind === 'hook-stopped' || f.kind === 'hook-blocked' ? 'hook' : 'error',
+      f.message,
+    );
     const logged = await recordDecision(ctx, request(input), decision);
     return failed(id, logged ?? f, { decision, notes, ...(tool ? { tool } : {}), ...extra });
   };
