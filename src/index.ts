@@ -28,6 +28,8 @@ export { callToolResultBlock, type McpToolInfo, mcpTool } from './adapters/mcp-t
 export { DecisionLog, type DecisionLogOptions } from './audit/log.js';
 export { type DecisionRecord, requestOf } from './audit/record.js';
 export { ReplayError, type ReplayOptions, type ReplayReport, replayLog } from './audit/replay.js';
+export { type AuditReport, buildAuditReport, ReportError, type ReportOptions } from './audit/report.js';
+export { renderReportHtml } from './audit/report-html.js';
 export { type VerifyResult, verifyLog } from './audit/verify.js';
 // The Bash classifier.
 export { classifyBash } from './bash/classify.js';

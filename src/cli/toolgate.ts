@@ -44,6 +44,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     summary: 'find problems in policy files: unknown tools, shadowed or broad allows, duplicates, ...',
     load: async () => (await import('./lint.js')).lintCommand,
   },
+  report: {
+    summary: 'write a self-contained HTML page about a decision log for auditors',
+    load: async () => (await import('./report.js')).reportCommand,
+  },
 };
 
 function usage(): string {
