@@ -68,7 +68,10 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
     return {
       report,
       name,
-      display: words.map((w) => w.raw).join(' ') || '(redirection)',
+      display:
+        words.map((w) => w.raw).join(' ') ||
+        analysis.line.source.slice(report.start, report.end).trim() ||
+        '(redirection)',
       denyText: texts.join(' '),
       allowText: (firstDynamic < 0 ? texts : texts.slice(0, firstDynamic)).join(' '),
       dynamicTail: firstDynamic >= 0,

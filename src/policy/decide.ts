@@ -79,7 +79,9 @@ export function decide(request: ToolRequest, policy: CompiledPolicy, options: De
     if (options.trace) traceParts(options.trace, parts);
     const outcome = decideBash(
       parts,
-      analysis.complete && analysis.lineReasons.length === 0,
+      analysis.complete && analysis.lineReasons.length === 0
+        ? undefined
+        : (analysis.lineReasons[0] ?? 'part of the line was not understood'),
       analysis.complete,
       facts,
       ctx,
@@ -176,7 +178,7 @@ function decideTool(
     return {
       behavior: 'deny',
       by: 'mode',
-      reason: `plan mode runs only read-only tools; ${tool} ${facts.reasons[0] ?? 'is not read-only'}`,
+      reason: `plan mode runs only read-only tools; ${facts.reasons[0] ?? `${tool} is not read-only`}`,
     };
   }
   const isProtected = access === 'edit' && file ? protectedWrite(file, workspace.roots) : undefined;
@@ -221,7 +223,7 @@ function decideTool(
       return {
         behavior: 'allow',
         by: 'default',
-        reason: `${tool} ${facts.reasons[0] ?? 'touches nothing outside the agent'}`,
+        reason: facts.reasons[0] ?? `${tool} touches nothing outside the agent`,
       };
     case 'edit':
       return finalAsk(
@@ -233,7 +235,7 @@ function decideTool(
         {
           behavior: 'ask',
           by: 'default',
-          reason: `${tool} ${facts.reasons[0] ?? 'is not read-only'}; no rule allows it`,
+          reason: `${facts.reasons[0] ?? `${tool} is not read-only`}; no rule allows it`,
         },
         mode,
       );
@@ -244,7 +246,8 @@ function decideTool(
 
 function decideBash(
   parts: readonly BashPart[],
-  lineUnderstood: boolean,
+  /** Why the line as a whole is not understood (parse problems...); undefined when it is. */
+  notUnderstood: string | undefined,
   complete: boolean,
   facts: DecisionFacts,
   ctx: MatchContext,
@@ -346,7 +349,7 @@ function decideBash(
       }
     }
   }
-  if (mode === 'acceptEdits' && readOnlyLineOrEdits(parts, lineUnderstood, workspace)) {
+  if (mode === 'acceptEdits' && readOnlyLineOrEdits(parts, notUnderstood === undefined, workspace)) {
     return {
       behavior: 'allow',
       by: 'mode',
@@ -356,7 +359,7 @@ function decideBash(
 
   let byRule: RuleHit | undefined;
   for (const part of parts) {
-    const verdict = partAllowed(part, lineUnderstood, ctx, workspace);
+    const verdict = partAllowed(part, notUnderstood, ctx, workspace);
     if (verdict.allowed) {
       byRule ??= verdict.hit;
       continue;
@@ -386,7 +389,7 @@ function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): R
 
 function partAllowed(
   part: BashPart,
-  lineUnderstood: boolean,
+  notUnderstood: string | undefined,
   ctx: MatchContext,
   workspace: Workspace,
 ): { allowed: true; hit?: RuleHit } | { allowed: false; why: string } {
@@ -408,11 +411,11 @@ function partAllowed(
         : bashRuleHit('allow', part.name, part.allowText, ctx, { allowDynamicTail: part.dynamicTail });
   if (ruleHit) return { allowed: true, hit: ruleHit };
   // Otherwise it must be read-only (its redirects, allowed above, aside) and stay in the workspace.
-  if (!lineUnderstood || part.report.notReadOnly.length > redirects.length) {
-    const why =
-      part.report.notReadOnly.find((r) => !r.startsWith('redirect ')) ?? 'the line is not read-only';
+  if (part.report.notReadOnly.length > redirects.length) {
+    const why = part.report.notReadOnly.find((r) => !r.startsWith('redirect ')) ?? 'it is not read-only';
     return { allowed: false, why: `${part.display}: ${why}; no rule allows it` };
   }
+  if (notUnderstood !== undefined) return { allowed: false, why: `${notUnderstood}; no rule allows it` };
   if (part.name !== '' && part.cwds === undefined)
     return { allowed: false, why: `${part.display} runs in a directory only known at run time` };
   for (const c of part.cwds ?? []) {
@@ -552,21 +555,21 @@ function toolFacts(cls: ToolClass, tool: string): DecisionFacts {
         readOnly: true,
         concurrencySafe: true,
         destructive: false,
-        reasons: ["only changes the agent's own state"],
+        reasons: [`${tool} only changes the agent's own state`],
       };
     case 'isolated':
       return {
         readOnly: true,
         concurrencySafe: true,
         destructive: false,
-        reasons: ['runs in an isolate with no access to the host'],
+        reasons: [`${tool} runs in an isolate with no access to the host`],
       };
     case 'agent':
       return {
         readOnly: true,
         concurrencySafe: false,
         destructive: false,
-        reasons: ['starts a subagent, whose own calls are checked'],
+        reasons: [`${tool} starts a subagent, whose own calls are checked`],
       };
     case 'edit':
       return {

@@ -1,0 +1,30 @@
+import { parseCliArgs } from './args.js';
+import type { CliIO } from './io.js';
+
+const HELP = `usage: toolgate demo [--dir D] [--no-color]
+
+Runs a scripted agent session (~30 tool calls) through the whole pipeline on the embedded
+default policy: a loopback model drives the real Anthropic SDK agent loop; every call is
+validated, decided, sandboxed and logged; asks go to a scripted user who approves edits in
+src/ and refuses the rest. Prints what happened to each call, then verifies the decision log.
+Exit status 0 when the log verifies.
+`;
+
+export async function demoCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseCliArgs(argv, {
+    dir: { type: 'string' },
+    'no-color': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const { runDemo } = await import('../demo/run.js');
+  const summary = await runDemo({
+    out: io.stdout,
+    color: io.isTTY && !values['no-color'] && io.env.NO_COLOR === undefined,
+    ...(values.dir ? { dir: values.dir } : {}),
+  });
+  return summary.logIntact ? 0 : 1;
+}
