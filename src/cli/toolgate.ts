@@ -1,54 +1,61 @@
 import type { CliIO, Subcommand } from './io.js';
 import { UsageError } from './io.js';
-import { Reexecuted } from './reexec.js';
+import { needsReexec, Reexecuted, reexecWithIsolates } from './reexec.js';
 
 /** Subcommands load lazily so that `toolgate hook` pays only for what a decision needs. */
-const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
-  hook: {
-    summary: 'Claude Code PreToolUse hook: hook JSON in, decision JSON out; any error blocks (exit 2)',
-    load: async () => (await import('./hook.js')).hookCommand,
-  },
-  serve: {
-    summary: 'answer decisions over HTTP from a warm process (Claude Code http hook, any language)',
-    load: async () => (await import('./serve.js')).serveCommand,
-  },
-  'mcp-proxy': {
-    summary: 'an MCP stdio server that guards another one: decides every tools/call, hides denied tools',
-    load: async () => (await import('./mcp-proxy.js')).mcpProxyCommand,
-  },
-  check: {
-    summary: 'decide whether a tool call may run under the policy (allow, ask or deny, and why)',
-    load: async () => (await import('./check.js')).checkCommand,
-  },
-  classify: {
-    summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
-    load: async () => (await import('./classify.js')).classifyCommand,
-  },
-  exec: {
-    summary: 'run tool_use blocks through the pipeline and print paired tool_result blocks',
-    load: async () => (await import('./exec.js')).execCommand,
-  },
-  verify: {
-    summary: "check a decision log's hash chain; name the first bad record",
-    load: async () => (await import('./verify.js')).verifyCommand,
-  },
-  replay: {
-    summary: 'replay a decision log under a candidate policy: which decisions would change, and how',
-    load: async () => (await import('./replay.js')).replayCommand,
-  },
-  test: {
-    summary: "run a policy's own tests against the whole merged policy; report failures and rule coverage",
-    load: async () => (await import('./test.js')).testCommand,
-  },
-  lint: {
-    summary: 'find problems in policy files: unknown tools, shadowed or broad allows, duplicates, ...',
-    load: async () => (await import('./lint.js')).lintCommand,
-  },
-  report: {
-    summary: 'write a self-contained HTML page about a decision log for auditors',
-    load: async () => (await import('./report.js')).reportCommand,
-  },
-};
+const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand>; isolates?: boolean }> =
+  {
+    demo: {
+      summary: 'run a scripted agent session through the whole pipeline and show every decision',
+      load: async () => (await import('./demo.js')).demoCommand,
+      isolates: true,
+    },
+    hook: {
+      summary: 'Claude Code PreToolUse hook: hook JSON in, decision JSON out; any error blocks (exit 2)',
+      load: async () => (await import('./hook.js')).hookCommand,
+    },
+    serve: {
+      summary: 'answer decisions over HTTP from a warm process (Claude Code http hook, any language)',
+      load: async () => (await import('./serve.js')).serveCommand,
+    },
+    'mcp-proxy': {
+      summary: 'an MCP stdio server that guards another one: decides every tools/call, hides denied tools',
+      load: async () => (await import('./mcp-proxy.js')).mcpProxyCommand,
+    },
+    check: {
+      summary: 'decide whether a tool call may run under the policy (allow, ask or deny, and why)',
+      load: async () => (await import('./check.js')).checkCommand,
+    },
+    classify: {
+      summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
+      load: async () => (await import('./classify.js')).classifyCommand,
+    },
+    exec: {
+      summary: 'run tool_use blocks through the pipeline and print paired tool_result blocks',
+      load: async () => (await import('./exec.js')).execCommand,
+      isolates: true,
+    },
+    verify: {
+      summary: "check a decision log's hash chain; name the first bad record",
+      load: async () => (await import('./verify.js')).verifyCommand,
+    },
+    replay: {
+      summary: 'replay a decision log under a candidate policy: which decisions would change, and how',
+      load: async () => (await import('./replay.js')).replayCommand,
+    },
+    test: {
+      summary: "run a policy's own tests against the whole merged policy; report failures and rule coverage",
+      load: async () => (await import('./test.js')).testCommand,
+    },
+    lint: {
+      summary: 'find problems in policy files: unknown tools, shadowed or broad allows, duplicates, ...',
+      load: async () => (await import('./lint.js')).lintCommand,
+    },
+    report: {
+      summary: 'write a self-contained HTML page about a decision log for auditors',
+      load: async () => (await import('./report.js')).reportCommand,
+    },
+  };
 
 function usage(): string {
   const lines = Object.entries(SUBCOMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
@@ -72,6 +79,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   try {
+    // The JavaScript tool runs in isolated-vm, which needs node restarted with --no-node-snapshot.
+    if (sub.isolates && needsReexec(true, io) && !rest.includes('--help') && !rest.includes('-h'))
+      reexecWithIsolates(io);
     return await (await sub.load())(rest, io);
   } catch (err) {
     if (err instanceof Reexecuted) return err.code;
