@@ -7,6 +7,7 @@
  * line N, and the checkpoint's count equals the seq of the head record.
  */
 import { z } from 'zod';
+import { DECIDERS } from '../policy/decision.js';
 import { MODES } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 
@@ -42,7 +43,7 @@ export const RecordSchema = z.strictObject({
   }),
   decision: z.strictObject({
     behavior: z.enum(['allow', 'ask', 'deny']),
-    decidedBy: z.enum(['rule', 'mode', 'default', 'hook', 'classifier', 'guard', 'error']),
+    decidedBy: z.enum(DECIDERS),
     rule: z
       .strictObject({
         id: z.string().optional(),

@@ -16,7 +16,10 @@
  * - decisions the auto-mode classifier made: when the candidate policy would also hand the
  *   call to the classifier, the verdict cannot be re-derived, so it is counted in `notCompared`;
  *   when the policy now decides it by itself, it is compared like any other record;
- * - decisions made by a hook outside the policy: counted in `notCompared`.
+ * - decisions made by a hook outside the policy: counted in `notCompared`;
+ * - answers a person gave to an ask (decidedBy `user`): when the candidate policy would ask
+ *   again, the answer stands and the record is counted in `notCompared`; when the policy now
+ *   allows or denies by itself, it is compared like any other record.
  * decide() also consults the file system (symlinks, globs in commands): replay on the machine
  * and tree the agent ran on, or expect flips from the difference. Flips of records that were
  * decided under the candidate's own digest cannot come from the policy; `sameDigest` counts
@@ -102,7 +105,7 @@ export interface ReplayReport {
   loosened: number;
   tightened: number;
   /** Decisions made outside the policy, which replay cannot re-derive (see the module comment). */
-  notCompared: { classifier: number; hook: number };
+  notCompared: { classifier: number; hook: number; user: number };
   byKind: FlipGroup[];
   byTool: FlipGroup[];
   byRule: RuleFlipGroup[];
@@ -139,7 +142,7 @@ export async function replayLog(
   const versions = new Map<string, number>();
   const sameDigest = { records: 0, flipped: 0 };
   const redacted = { records: 0, flipped: 0, samples: [] as number[] };
-  const notCompared = { classifier: 0, hook: 0 };
+  const notCompared = { classifier: 0, hook: 0, user: 0 };
   let records = 0;
 
   const visit = (record: DecisionRecord, line: number): void => {
@@ -160,6 +163,10 @@ export async function replayLog(
     const now = decideOnce(request, policy, fs, memo);
     if (was.decidedBy === 'classifier' && now.behavior === 'ask' && now.mode === 'auto') {
       notCompared.classifier++;
+      return;
+    }
+    if (was.decidedBy === 'user' && now.behavior === 'ask') {
+      notCompared.user++;
       return;
     }
     const flipped = tally.add({

@@ -177,6 +177,10 @@ function replayNotes(r: AuditReport): string {
     notes.push(
       `${n(p.notCompared.classifier)} classifier and ${n(p.notCompared.hook)} hook decision(s) cannot be re-derived and were not compared.`,
     );
+  if (p.notCompared.user > 0)
+    notes.push(
+      `${n(p.notCompared.user)} answer(s) a person gave would be asked for again: they stand and were not compared.`,
+    );
   if (p.sameDigest.flipped > 0)
     notes.push(
       `${n(p.sameDigest.flipped)} flip(s) are in records decided under this same policy: they come from a changed engine, grammar or file system.`,

@@ -12,6 +12,7 @@
  * Either way a record of a newer format stops the scan: this engine cannot know what it says.
  */
 import { type FileHandle, open } from 'node:fs/promises';
+import { DECIDERS } from '../policy/decision.js';
 import { lineHash } from './chain.js';
 import { describe } from './error.js';
 import { checkLine } from './line.js';
@@ -186,7 +187,7 @@ function parsedRecord(line: Buffer): Read {
 }
 
 const BEHAVIORS = new Set(['allow', 'ask', 'deny']);
-const DECIDED_BY = new Set(['rule', 'mode', 'default', 'hook', 'classifier', 'guard', 'error']);
+const DECIDED_BY: ReadonlySet<string> = new Set(DECIDERS);
 
 /**
  * The members replay and report read, checked by hand: RecordSchema (zod) would cost more than

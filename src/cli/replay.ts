@@ -192,6 +192,10 @@ function notesOf(r: ReplayReport): string[] {
     );
   if (r.notCompared.hook > 0)
     notes.push(`${n(r.notCompared.hook)} record(s) decided by a hook outside the policy: not compared.`);
+  if (r.notCompared.user > 0)
+    notes.push(
+      `${n(r.notCompared.user)} record(s) answered by a person would be asked again: their answers stand, not compared.`,
+    );
   if (r.sameDigest.flipped > 0)
     notes.push(
       `${n(r.sameDigest.flipped)} flip(s) are in records decided under this very policy (same digest): they come from a changed engine, grammar or file system, not from the policy.`,

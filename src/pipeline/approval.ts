@@ -14,8 +14,8 @@ import type { AnyTool, CanUseTool } from './tool.js';
  * and a deny for the edited input still denies: a person can approve a call, not a deny rule
  * away.
  *
- * The decision log has no "person" among its deciders; an answer is recorded as decidedBy
- * 'hook' (canUseTool is the SDK's permission callback) with a reason that says who answered.
+ * The answer is recorded as decidedBy 'user': a person, or whatever stands in for one behind
+ * the SDK's canUseTool callback.
  */
 export type Approval =
   | { ok: true; decision: Decision; input: unknown; observable: Record<string, unknown> }
@@ -40,7 +40,7 @@ export async function askForApproval(
     };
   }
   if (question.signal.aborted) {
-    const decision = withBehavior(asked, 'deny', 'hook', 'The call was aborted while waiting for approval');
+    const decision = withBehavior(asked, 'deny', 'user', 'The call was aborted while waiting for approval');
     return {
       ok: false,
       decision,
@@ -52,7 +52,7 @@ export async function askForApproval(
     const decision = withBehavior(
       asked,
       'deny',
-      'hook',
+      'user',
       `canUseTool refused it: ${message} (the policy asked: ${asked.reason})`,
     );
     return {
@@ -96,9 +96,10 @@ export async function askForApproval(
   const approved = withBehavior(
     redecided ?? asked,
     'allow',
-    'hook',
+    'user',
     `Approved through canUseTool${answer.message ? ` (${answer.message})` : ''}; the policy asked: ${asked.reason}`,
   );
-  approved.sandbox = redecided?.sandbox ?? approvedProfile({ ...request, input: observable }, ctx);
+  approved.sandbox =
+    redecided?.sandbox ?? asked.sandbox ?? approvedProfile({ ...request, input: observable }, ctx);
   return { ok: true, decision: approved, input, observable };
 }

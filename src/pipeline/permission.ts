@@ -49,11 +49,13 @@ export async function decidePermission(
     return withBehavior(base, 'deny', 'hook', `Blocked by a PreToolUse hook${hookReason}`);
   }
   if (base.behavior === 'deny') {
-    if (mode === 'dontAsk' && hook.permission === 'allow' && check.behavior === 'passthrough') {
-      const undecided = decide({ ...request, mode: 'default' }, policy, options);
-      if (undecided.behavior === 'ask' && undecided.decidedBy === 'default') {
-        return allowByHook(base, request, ctx, hookReason);
-      }
+    if (
+      base.dontAskDenied &&
+      base.decidedBy === 'default' &&
+      hook.permission === 'allow' &&
+      check.behavior === 'passthrough'
+    ) {
+      return allowByHook(base, request, ctx, hookReason);
     }
     return base;
   }
@@ -147,6 +149,10 @@ export function withBehavior(
 ): Decision {
   const out: Decision = { ...base, behavior, decidedBy, reason };
   if (decidedBy !== base.decidedBy) delete out.rule;
-  if (behavior !== 'allow') delete out.sandbox;
+  // An ask keeps the limits an approval would run it under; a deny runs nothing.
+  if (behavior === 'deny') {
+    delete out.sandbox;
+    delete out.dontAskDenied;
+  }
   return out;
 }

@@ -159,10 +159,7 @@ export async function decideWithClassifier(
     reason: verdict.reason,
     decidedBy: 'classifier',
   };
-  if (verdict.behavior === 'allow' && decision.sandbox === undefined) {
-    // The classifier allowed what the policy left open: it runs under the policy's limits.
-    const allowed = decide({ ...request, mode: 'bypassPermissions' }, policy, options);
-    if (allowed.sandbox) out.sandbox = allowed.sandbox;
-  }
+  // The ask carried the limits an approved call runs under; a deny runs nothing.
+  if (verdict.behavior === 'deny') delete out.sandbox;
   return out;
 }

@@ -43,6 +43,7 @@ type Outcome = {
   by: DecidedBy;
   reason: string;
   hit?: RuleHit | undefined;
+  dontAskDenied?: true;
 };
 
 let defaultFs: FileSystemView | undefined;
@@ -630,7 +631,12 @@ function ruleOutcome(behavior: 'allow' | 'ask' | 'deny', hit: RuleHit, subject: 
 /** Step 8: an ask in dontAsk mode is a deny; in auto mode it waits for the classifier. */
 function finalAsk(o: Outcome, mode: Mode): Outcome {
   if (o.behavior !== 'ask' || mode !== 'dontAsk') return o;
-  return { ...o, behavior: 'deny', reason: `${o.reason} (dontAsk mode denies what would need approval)` };
+  return {
+    ...o,
+    behavior: 'deny',
+    reason: `${o.reason} (dontAsk mode denies what would need approval)`,
+    dontAskDenied: true,
+  };
 }
 
 function effectiveMode(
@@ -665,7 +671,16 @@ function toDecision(
     policyDigest: policy.digest,
   };
   if (o.hit) decision.rule = o.hit.rule.ref;
-  if (o.behavior === 'allow' && workspace)
-    decision.sandbox = sandboxProfile(policy, request, workspace, network && o.by !== 'default', home);
+  if (o.dontAskDenied) decision.dontAskDenied = true;
+  // An ask carries the limits an approved call runs under; whoever approves it approves the
+  // network use the call shows. A default allow is read-only and gets no network.
+  if (o.behavior !== 'deny' && workspace)
+    decision.sandbox = sandboxProfile(
+      policy,
+      request,
+      workspace,
+      network && (o.behavior === 'ask' || o.by !== 'default'),
+      home,
+    );
   return decision;
 }

@@ -2,7 +2,9 @@ import type { Behavior } from './behavior.js';
 import type { Mode } from './mode.js';
 import type { SandboxProfile } from './obligations.js';
 
-export type DecidedBy = 'rule' | 'mode' | 'default' | 'hook' | 'classifier' | 'guard' | 'error';
+/** Who settled it. `user` is a person (or the SDK's canUseTool callback) answering an ask. */
+export const DECIDERS = ['rule', 'mode', 'default', 'hook', 'classifier', 'user', 'guard', 'error'] as const;
+export type DecidedBy = (typeof DECIDERS)[number];
 
 export interface RuleRef {
   id?: string;
@@ -31,6 +33,11 @@ export interface Decision {
   facts: DecisionFacts;
   /** sha256 of the canonical merged policy. */
   policyDigest: string;
-  /** The limits the executor must enforce when the call runs (present when behavior is allow). */
+  /**
+   * The limits the executor must enforce when the call runs: present on an allow, and on an
+   * ask (the limits the call runs under once approved), absent on a deny.
+   */
   sandbox?: SandboxProfile;
+  /** Set on a deny that dontAsk mode made out of an ask: approval would have let it run. */
+  dontAskDenied?: true;
 }

@@ -162,6 +162,25 @@ describe('replayLog', () => {
     expect(manual.flipped).toBeGreaterThan(0);
   });
 
+  it("keeps a person's answer when the candidate would ask again, and compares it when the policy now decides", async () => {
+    const p = await policy();
+    const dl = await DecisionLog.open(log, { grammarVersion: '0.25.1' });
+    const push = { tool: 'Bash', input: { command: 'git push origin main' }, cwd: CWD };
+    const asked = decide(push, p);
+    expect(asked.behavior).toBe('ask');
+    await dl.append({ request: push, decision: { ...asked, behavior: 'allow', decidedBy: 'user' } });
+    await dl.close();
+
+    const again = await replayLog(log, p);
+    expect(again).toMatchObject({ compared: 0, flipped: 0, notCompared: { user: 1 } });
+    // Once a rule denies it, the approval no longer stands: that is a flip an auditor must see.
+    const denied = await replayLog(
+      log,
+      await policy(POLICY.replace('ask: "Bash(git push *)"', 'deny: "Bash(git push *)"')),
+    );
+    expect(denied).toMatchObject({ compared: 1, flipped: 1, tightened: 1, notCompared: { user: 0 } });
+  });
+
   it('reports progress, ending with the whole file', async () => {
     await decidedLog(log, await policy(), 10);
     const seen: number[] = [];

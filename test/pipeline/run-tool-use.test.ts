@@ -107,6 +107,8 @@ describe('runToolUse: every failure is exactly one is_error tool_result', () => 
     expect(out.failure?.kind).toBe('ask-refused');
     expect(out.result.content).toContain('needs approval');
     expect(out.result.is_error).toBe(true);
+    // The log says a person (or what stands in for one) answered, not a hook.
+    expect(out.decision).toMatchObject({ behavior: 'deny', decidedBy: 'user' });
   });
 
   it('ask approved: the call runs under a sandbox profile', async () => {
@@ -116,6 +118,7 @@ describe('runToolUse: every failure is exactly one is_error tool_result', () => 
     expect(out.result.content).toBe('echo: ok');
     expect(seen[0]?.sandboxTimeout).toBe(20_000);
     expect(out.decision?.sandbox).toBeDefined();
+    expect(out.decision).toMatchObject({ behavior: 'allow', decidedBy: 'user' });
   });
 
   it('thrown error: the message is passed on', async () => {

@@ -89,6 +89,15 @@ describe('default mode', () => {
     }
   });
 
+  it('an ask carries the limits the call runs under once approved, network included when the call shows it', async () => {
+    const curl = await decideWith(w, {}, bash('curl -o page.html https://example.com/'));
+    expect(curl.behavior).toBe('ask');
+    expect(curl.sandbox?.network).toBe(true);
+    expect(curl.sandbox?.writableRoots).toContain(w.ws);
+    const touch = await decideWith(w, {}, bash('touch x'));
+    expect(touch.sandbox?.network).toBe(false);
+  });
+
   it('an allow rule allows', async () => {
     const d = await decideWith(w, { allow: ['Edit(./src/**)'] }, edit('src/a.ts'));
     expect(d).toMatchObject({ behavior: 'allow', decidedBy: 'rule' });
@@ -199,6 +208,15 @@ describe('dontAsk mode: what would ask is denied', () => {
     const d = await decideWith(w, { ask: ['Bash(git push *)'] }, bash('git push origin main', 'dontAsk'));
     expect(d.behavior).toBe('deny');
     expect(d.rule?.text).toBe('Bash(git push *)');
+    // Marked, so that a caller can tell "approval would have run it" from a deny rule.
+    expect(d.dontAskDenied).toBe(true);
+    expect(d.sandbox).toBeUndefined();
+  });
+
+  it('a deny rule is not marked as a dontAsk denial', async () => {
+    const d = await decideWith(w, { deny: ['Bash(git push *)'] }, bash('git push origin main', 'dontAsk'));
+    expect(d.behavior).toBe('deny');
+    expect(d.dontAskDenied).toBeUndefined();
   });
 
   it('the default ask denies', async () => {
@@ -207,7 +225,9 @@ describe('dontAsk mode: what would ask is denied', () => {
       bash('npm install', 'dontAsk'),
       read('/etc/hosts', 'dontAsk'),
     ]) {
-      expect((await decideWith(w, {}, call)).behavior).toBe('deny');
+      const d = await decideWith(w, {}, call);
+      expect(d.behavior).toBe('deny');
+      expect(d.dontAskDenied).toBe(true);
     }
   });
 
