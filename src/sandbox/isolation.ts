@@ -11,10 +11,9 @@ export async function chooseIsolation(
   bwrapPath: string | undefined,
   notes: string[],
 ): Promise<Isolation | SandboxError> {
-  if (profile.os === 'off') {
-    notes.push('OS isolation is off for this call (profile.os = off).');
-    return { use: 'none' };
-  }
+  // The policy chose no isolation: the result's `isolation: 'none'` records it; a note to the
+  // model on every call would be noise. `auto` falling back is news, and gets a note below.
+  if (profile.os === 'off') return { use: 'none' };
   const probe = await probeBwrap(bwrapPath);
   if (probe.available) return { use: 'bwrap', probe };
   if (profile.os === 'required') {

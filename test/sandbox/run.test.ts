@@ -44,6 +44,8 @@ describe('running a command', () => {
   it('runs argv and scripts in the cwd and reports exit codes', async () => {
     const a = await ok({ argv: ['pwd'] });
     expect(a).toMatchObject({ exitCode: 0, timedOut: false, aborted: false, isolation: 'none', killed: [] });
+    // No isolation by the policy's own choice is recorded in `isolation`, not told on every call.
+    expect(a.notes).toEqual([]);
     expect(a.output.inline).toBe(`${ws}\n`);
     const b = await ok({ script: 'echo out; echo err >&2; exit 3' });
     expect(b.exitCode).toBe(3);
