@@ -18,7 +18,8 @@ import { hookFailure, hookOutput, parseHookInput } from './claude-hook.js';
 export interface DecisionServerOptions {
   policy: () => CompiledPolicy;
   log?: DecisionLog | undefined;
-  classifier?: AutoClassifier | undefined;
+  /** auto mode's classifier for the current policy (undefined: the offline one). */
+  classifier?: () => AutoClassifier | undefined;
   maxBodyBytes?: number;
 }
 
@@ -27,11 +28,8 @@ export const DEFAULT_MAX_BODY = 1024 * 1024;
 export function createDecisionServer(options: DecisionServerOptions): http.Server {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const decideAndLog = async (request: ToolRequest): Promise<Decision> => {
-    const decision = await decideWithClassifier(
-      request,
-      options.policy(),
-      options.classifier ? { classifier: options.classifier } : {},
-    );
+    const classifier = options.classifier?.();
+    const decision = await decideWithClassifier(request, options.policy(), classifier ? { classifier } : {});
     await options.log?.append({ request, decision });
     return decision;
   };

@@ -5,7 +5,15 @@ import type { CanUseTool } from '../pipeline/tool.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { cwdOf, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import {
+  classifierFor,
+  cwdOf,
+  logFor,
+  modeOf,
+  POLICY_OPTIONS,
+  PolicyLoadFailed,
+  policyFor,
+} from './policy-args.js';
 
 const HELP = `usage: toolgate exec [--policy F]... [--mode M] [--cwd D] [--trace] [--log FILE] [--hooks FILE] [--json]
 
@@ -74,9 +82,11 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const human = io.isTTY && !values.json;
   const terminal = io.isTTY ? openTerminal() : undefined;
   const canUseTool: CanUseTool = terminal ? prompts.terminalCanUseTool(terminal) : prompts.headlessCanUseTool;
+  const classifier = await classifierFor(policy, io);
   const ctx = createToolUseContext({
     tools: new ToolRegistry(builtinTools()),
     policy,
+    ...(classifier ? { classifier } : {}),
     cwd: cwdOf(values, io),
     ...(mode ? { mode } : {}),
     options: {

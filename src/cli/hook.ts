@@ -1,7 +1,7 @@
 import { hookOutput, parseHookInput } from '../adapters/claude-hook.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
-import { logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { classifierFor, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 import { Reexecuted } from './reexec.js';
 
 const HELP = `usage: toolgate hook [--policy F]... [--log FILE]
@@ -32,7 +32,7 @@ export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
     if (parsed.event === 'other') return 0;
     const policy = await policyFor({ ...values, cwd: values.cwd ?? parsed.request.cwd }, io, text);
     const { decideWithClassifier } = await import('../policy/auto.js');
-    const classifier = policy.auto.classifier === 'anthropic' ? await anthropic(policy.auto, io) : undefined;
+    const classifier = await classifierFor(policy, io);
     // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
     const forced = modeOf(values.mode);
     const request = forced ? { ...parsed.request, mode: forced } : parsed.request;
@@ -61,23 +61,6 @@ export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
 function block(io: CliIO, reason: string): number {
   io.stderr.write(`toolgate hook: ${reason}\n`);
   return BLOCK;
-}
-
-async function anthropic(
-  auto: { model?: string; prompt?: string; baseURL?: string; maxTokens?: number },
-  io: CliIO,
-) {
-  const { anthropicClassifier } = await import('../policy/auto.js');
-  return anthropicClassifier({
-    ...(auto.model ? { model: auto.model } : {}),
-    ...(auto.prompt ? { prompt: auto.prompt } : {}),
-    ...(auto.baseURL
-      ? { baseURL: auto.baseURL }
-      : io.env.ANTHROPIC_BASE_URL
-        ? { baseURL: io.env.ANTHROPIC_BASE_URL }
-        : {}),
-    ...(auto.maxTokens ? { maxTokens: auto.maxTokens } : {}),
-  });
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -4,7 +4,15 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { cwdOf, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import {
+  classifierFor,
+  cwdOf,
+  logFor,
+  modeOf,
+  POLICY_OPTIONS,
+  PolicyLoadFailed,
+  policyFor,
+} from './policy-args.js';
 
 const HELP = `usage: toolgate mcp-proxy [--policy F]... [--name SERVER] [--log FILE] [--mode M] [--cwd D]
                           [--ask deny|allow] -- SERVER_COMMAND [ARG]...
@@ -185,15 +193,6 @@ async function serve(io: CliIO, o: ServeOptions): Promise<number> {
     process.off('SIGTERM', hangUp);
     process.off('SIGINT', hangUp);
   }
-}
-
-/** auto mode's classifier, as the policy's `auto:` block configures it (offline by default). */
-async function classifierFor(policy: CompiledPolicy, io: CliIO): Promise<AutoClassifier | undefined> {
-  if (policy.auto.classifier !== 'anthropic') return undefined;
-  const { anthropicClassifier } = await import('../policy/auto.js');
-  const { classifier: _kind, ...auto } = policy.auto;
-  const baseURL = auto.baseURL ?? io.env.ANTHROPIC_BASE_URL;
-  return anthropicClassifier({ ...auto, ...(baseURL ? { baseURL } : {}) });
 }
 
 function refuse(io: CliIO, reason: string): number {

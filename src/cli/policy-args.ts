@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { formatProblem, PolicyError } from '../policy/load.js';
 import { type Mode, parseMode } from '../policy/mode.js';
@@ -44,6 +45,19 @@ export async function policyFor(
     }
     throw err;
   }
+}
+
+/**
+ * auto mode's classifier as the policy's `auto:` block configures it: undefined means the
+ * offline one. The Anthropic-backed one takes its endpoint from the policy, else from
+ * ANTHROPIC_BASE_URL, as the SDK does; its key from the environment.
+ */
+export async function classifierFor(policy: CompiledPolicy, io: CliIO): Promise<AutoClassifier | undefined> {
+  if (policy.auto.classifier !== 'anthropic') return undefined;
+  const { anthropicClassifier } = await import('../policy/auto.js');
+  const { classifier: _kind, ...auto } = policy.auto;
+  const baseURL = auto.baseURL ?? io.env.ANTHROPIC_BASE_URL;
+  return anthropicClassifier({ ...auto, ...(baseURL ? { baseURL } : {}) });
 }
 
 export function cwdOf(values: { cwd?: string | undefined }, io: CliIO): string {

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createDecisionServer } from '../adapters/http-server.js';
+import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { logFor, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { classifierFor, logFor, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 
 const HELP = `usage: toolgate serve [--port P] [--host H] | [--socket S]  [--policy F]... [--log FILE] [--max-body BYTES]
 
@@ -49,8 +50,10 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
 
   let policy: CompiledPolicy;
+  let classifier: AutoClassifier | undefined;
   try {
     policy = await policyFor(values, io);
+    classifier = await classifierFor(policy, io);
   } catch (err) {
     if (err instanceof PolicyLoadFailed) {
       io.stderr.write(`toolgate serve: ${err.message}\n`);
@@ -61,6 +64,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   const log = await logFor(values, io);
   const server = createDecisionServer({
     policy: () => policy,
+    classifier: () => classifier,
     log,
     ...(maxBody ? { maxBodyBytes: maxBody } : {}),
   });
@@ -81,7 +85,9 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
 
   const reload = async (): Promise<void> => {
     try {
-      policy = await policyFor(values, io);
+      const next = await policyFor(values, io);
+      classifier = await classifierFor(next, io);
+      policy = next;
       io.stderr.write(`toolgate serve: policy reloaded (${policy.digest.slice(0, 12)})\n`);
     } catch (err) {
       io.stderr.write(

@@ -47,8 +47,16 @@ export class RuleError extends Error {
   }
 }
 
-/** Claude Code renamed Task to Agent; rules may use either. */
-export const TOOL_ALIASES: Readonly<Record<string, string>> = { Task: 'Agent' };
+/**
+ * One tool, two names: Claude Code renamed Task to Agent, and its MCP resource tools are
+ * registered as `ListMcpResourcesTool`/`ReadMcpResourceTool` while people write them without
+ * the suffix. Rules and requests may use either; a deny on one name holds for the other.
+ */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = {
+  Task: 'Agent',
+  ListMcpResourcesTool: 'ListMcpResources',
+  ReadMcpResourceTool: 'ReadMcpResource',
+};
 
 /** Names come from models and policy authors: never read them through the prototype chain. */
 export function canonicalToolName(name: string): string {

@@ -629,6 +629,17 @@ describe('Agent(name) and its Task(name) alias (§1.4)', () => {
   });
 });
 
+describe('MCP resource tools under either of their names', () => {
+  it.each([
+    ['ReadMcpResource', 'ReadMcpResourceTool'],
+    ['ReadMcpResourceTool', 'ReadMcpResource'],
+    ['ListMcpResources', 'ListMcpResourcesTool'],
+    ['ListMcpResourcesTool', 'ListMcpResources'],
+  ])('a deny on %s holds for a %s call', async (rule, tool) => {
+    await expectDenied({ deny: [rule] }, { tool, input: { server: 'github', uri: 'repo://x' } });
+  });
+});
+
 describe('parameter rules Tool(param:value), deny and ask (§1.1)', () => {
   it('"Bash(run_in_background:true)" denies a background call and only that', async () => {
     const perms = { deny: ['Bash(run_in_background:true)'] };
