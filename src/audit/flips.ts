@@ -56,7 +56,8 @@ export interface Comparison {
   line: number;
   from: Side;
   to: Side;
-  subject: string;
+  /** What the request acted on; only asked for when the decision flipped. */
+  subject: () => string;
   redacted: boolean;
 }
 
@@ -95,7 +96,7 @@ export class FlipTally {
       line: c.line,
       ts: c.record.ts,
       tool: c.record.request.tool,
-      subject: c.subject,
+      subject: c.subject(),
       ...(c.record.sessionId !== undefined && { sessionId: c.record.sessionId }),
       from: c.from,
       to: c.to,

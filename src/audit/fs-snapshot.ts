@@ -1,25 +1,44 @@
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import { type FileSystemView, nodeFileSystem } from '../policy/fs-view.js';
 
 /**
- * A file-system view that asks the real one once per path and remembers the answer: one
- * replay sees one consistent file system (a symlink changed halfway through cannot make
- * records disagree), and it saves the realpath calls that dominate a non-Bash decision.
- * Bounded: the memory is dropped when it grows past `limit` entries.
+ * A file-system view that learns each answer once and remembers it: one replay sees one
+ * consistent file system (a symlink changed halfway through cannot make records disagree),
+ * and a log of many distinct paths costs one lstat per path, its directory being resolved
+ * once for all its entries (the realpath calls were most of a non-Bash decision's cost).
+ *
+ * realpath() gives the answer of `base.realpath()` (the longest existing prefix resolved, the
+ * rest appended): a path whose parent resolves to R is R/name unless it is a symlink, which
+ * `base` resolves; a path under a missing directory is missing too. Paths that are not plain
+ * absolute normalized paths go to `base` as they are. Bounded: the memory is dropped when it
+ * grows past `limit` entries.
  */
 export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limit = 100_000): FileSystemView {
-  const real = new Map<string, string>();
+  /** path -> its realpath, and whether it exists. */
+  const known = new Map<string, { real: string; exists: boolean }>();
   const globs = new Map<string, readonly string[] | undefined>();
+
+  const resolve = (p: string): { real: string; exists: boolean } => {
+    let r = known.get(p);
+    if (r !== undefined) return r;
+    const parent = path.dirname(p);
+    if (parent === p || !path.isAbsolute(p) || path.normalize(p) !== p || p.endsWith('/')) {
+      r = { real: base.realpath(p), exists: true };
+    } else {
+      const up = resolve(parent);
+      const st = up.exists ? entry(p) : undefined;
+      if (st?.isSymbolicLink()) r = { real: base.realpath(p), exists: true };
+      else r = { real: path.join(up.real, path.basename(p)), exists: st !== undefined };
+    }
+    if (known.size >= limit) known.clear();
+    known.set(p, r);
+    return r;
+  };
+
   return {
     home: base.home,
-    realpath(absolutePath) {
-      let r = real.get(absolutePath);
-      if (r === undefined) {
-        r = base.realpath(absolutePath);
-        if (real.size >= limit) real.clear();
-        real.set(absolutePath, r);
-      }
-      return r;
-    },
+    realpath: (absolutePath) => resolve(absolutePath).real,
     glob(pattern, cwd) {
       const key = `${cwd}\0${pattern}`;
       if (globs.has(key)) return globs.get(key);
@@ -29,4 +48,14 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
       return r;
     },
   };
+}
+
+/** What is at `p` without following a final symlink; undefined when nothing can be seen there. */
+function entry(p: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    // ENOENT, ENOTDIR (a file on the way), EACCES: realpath would not get past it either.
+    return undefined;
+  }
 }

@@ -174,7 +174,7 @@ export async function replayLog(
       line,
       from: sideOf(was),
       to: sideOf(now),
-      subject: subjectOf(record.request.tool, record.request.input),
+      subject: () => subjectOf(record.request.tool, record.request.input),
       redacted: isRedacted,
     });
     if (!flipped) return;

@@ -212,17 +212,21 @@ function notesOf(r: ReplayReport): string[] {
   return notes;
 }
 
-/** A throttled progress bar on stderr, for replays long enough to need one; only on a terminal. */
-function progressBar(
+/**
+ * A throttled progress bar on stderr, only on a terminal: drawn once a replay has run for
+ * 300 ms, redrawn at most every 100 ms, erased at the end.
+ */
+export function progressBar(
   stderr: NodeJS.WritableStream,
+  clock: () => number = Date.now,
 ): { update: (p: ScanProgress) => void; done: () => void } | undefined {
   if ((stderr as { isTTY?: boolean }).isTTY !== true) return undefined;
-  const started = Date.now();
+  const started = clock();
   let last = 0;
   let shown = false;
   return {
     update(p) {
-      const now = Date.now();
+      const now = clock();
       if (now - started < 300 || now - last < 100) return;
       last = now;
       shown = true;

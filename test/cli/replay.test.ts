@@ -1,7 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { progressBar } from '../../src/cli/replay.js';
 import { main } from '../../src/cli/toolgate.js';
 import { decidedLog, POLICY, POLICY_RM_ASKS, policy, snapshot } from '../audit/fixtures/decided.js';
 import { readLines, tempDir, writeLines } from '../audit/fixtures/sample.js';
@@ -96,6 +98,63 @@ describe('toolgate replay', () => {
     expect((await toolgate(['log.jsonl', '--policy', 'old.yaml'])).stderr).toBe('');
     // A short replay on a terminal finishes before the bar would be worth drawing.
     expect((await toolgate(['log.jsonl', '--policy', 'old.yaml'], true)).stderr).toBe('');
+  });
+
+  it('draws a throttled progress bar on a terminal once a replay runs long, and erases it', () => {
+    let now = 1_000;
+    const out: string[] = [];
+    const tty = Object.assign(new PassThrough(), { isTTY: true });
+    tty.on('data', (d) => out.push(String(d)));
+    const bar = progressBar(tty, () => now)!;
+    const at = (ms: number, records: number) => {
+      now = 1_000 + ms;
+      bar.update({ records, bytes: records * 10, totalBytes: 100_000 });
+    };
+    at(100, 1_000); // too early to bother
+    at(400, 4_000);
+    at(450, 4_500); // throttled
+    at(600, 6_000);
+    bar.done();
+    expect(out).toEqual([
+      '\rreplaying [############..................]  40%  4,000 records',
+      '\rreplaying [##################............]  60%  6,000 records',
+      '\r\u001b[K',
+    ]);
+    expect(progressBar(new PassThrough())).toBeUndefined();
+  });
+
+  it('verifies against a signed checkpoint with --checkpoint and --public-key', async () => {
+    const keys = generateKeyPairSync('ed25519');
+    writeFileSync(join(dir, 'key.pub'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
+    await decidedLog(join(dir, 'cp.jsonl'), await policy(), 6, {
+      checkpointPath: join(dir, 'cp.jsonl.cp'),
+      signingKey: keys.privateKey,
+    });
+    const ok = await toolgate([
+      'cp.jsonl',
+      '--policy',
+      'old.yaml',
+      '--checkpoint',
+      'cp.jsonl.cp',
+      '--public-key',
+      'key.pub',
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(
+      /Log: intact, 6 record\(s\), head [0-9a-f]{64}, checkpoint of 6 record\(s\), signature verified/,
+    );
+    writeLines(join(dir, 'cp.jsonl'), readLines(join(dir, 'cp.jsonl')).slice(0, 4));
+    const cut = await toolgate([
+      'cp.jsonl',
+      '--policy',
+      'old.yaml',
+      '--checkpoint',
+      'cp.jsonl.cp',
+      '--public-key',
+      'key.pub',
+    ]);
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toMatch(/truncated.*counts 6 records but the log ends after 4/);
   });
 
   it('escapes control characters of the log in its summary', async () => {
