@@ -17,7 +17,16 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // Native addons and the large SDKs load only when a command needs them.
-  external: ['tree-sitter', 'tree-sitter-bash', 'isolated-vm', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'esbuild'],
+  external: [
+    'tree-sitter',
+    'tree-sitter-bash',
+    'isolated-vm',
+    '@anthropic-ai/sdk',
+    '@modelcontextprotocol/sdk',
+    'esbuild',
+  ],
   // CommonJS dependencies call require(); give every output file one.
-  banner: { js: "import { createRequire as __toolgateRequire } from 'node:module'; const require = __toolgateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __toolgateRequire } from 'node:module'; const require = __toolgateRequire(import.meta.url);",
+  },
 });

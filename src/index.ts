@@ -3,6 +3,18 @@
  * calls through both, and the decision log records what was decided.
  */
 
+// Drop-in: an Anthropic SDK agent loop with toolgate in the middle; decisions over HTTP;
+// Claude Code's PreToolUse hook protocol.
+export { type AgentRun, type RunAgentOptions, runAgent } from './adapters/agent-loop.js';
+export {
+  type HookOutput,
+  hookFailure,
+  hookMode,
+  hookOutput,
+  type ParsedHook,
+  parseHookInput,
+} from './adapters/claude-hook.js';
+export { createDecisionServer, type DecisionServerOptions } from './adapters/http-server.js';
 // MCP: a proxy that guards an MCP server, and MCP servers' tools inside the pipeline.
 export {
   connectMcpServer,
