@@ -27,7 +27,8 @@ describe('toolgate as a library', () => {
 
   it("the README's decide() example says what the README says it does", async () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const policyText = '\nversion: 1\nrules:\n  - deny: "Bash(git push *)"\n    reason: Pushes go through CI\n';
+    const policyText =
+      '\nversion: 1\nrules:\n  - deny: "Bash(git push *)"\n    reason: Pushes go through CI\n';
     expect(readme).toContain(`policyFromText(\`${policyText}\`)`);
     const policy = await toolgate.policyFromText(policyText);
     const d = toolgate.decide(
