@@ -100,7 +100,10 @@ class Walker {
   /** Records a value a variable takes; undefined means one the line does not show. */
   private assign(name: string, value: Word | undefined): void {
     let v = this.variables.get(name);
-    if (v === undefined) this.variables.set(name, (v = { values: new Set(), dynamic: false }));
+    if (v === undefined) {
+      v = { values: new Set(), dynamic: false };
+      this.variables.set(name, v);
+    }
     if (value === undefined || isDynamic(value)) v.dynamic = true;
     else v.values.add(value.value);
   }
