@@ -10,6 +10,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
       load: async () => (await import('./demo.js')).demoCommand,
       isolates: true,
     },
+    init: {
+      summary: 'start a project policy (.toolgate/policy.yaml) and, with --claude, hook it into Claude Code',
+      load: async () => (await import('./init.js')).initCommand,
+    },
     hook: {
       summary: 'Claude Code PreToolUse hook: hook JSON in, decision JSON out; any error blocks (exit 2)',
       load: async () => (await import('./hook.js')).hookCommand,
