@@ -3,7 +3,7 @@ import type { LintFinding } from '../policy/lint.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { policyPath } from './replay.js';
+import { policyPath } from './policy-args.js';
 import { shownPath } from './test.js';
 
 const HELP = `usage: toolgate lint POLICY... [--cwd D] [--json]

@@ -28,7 +28,11 @@ export async function policyFor(
   const { loadPolicyFiles, discoverPolicyFiles } = await import('../policy/layers.js');
   try {
     const policy = loadPolicyFiles(
-      discoverPolicyFiles({ files: values.policy ?? [], cwd: cwdOf(values, io), env: io.env }),
+      discoverPolicyFiles({
+        files: (values.policy ?? []).map((f) => policyPath(f, io.cwd)),
+        cwd: cwdOf(values, io),
+        env: io.env,
+      }),
     );
     if (policy.hasConditions) {
       // Conditions run in isolated-vm, which needs node restarted with --no-node-snapshot.
@@ -45,6 +49,11 @@ export async function policyFor(
     }
     throw err;
   }
+}
+
+/** A policy file named on the command line, relative to the command's directory (io.cwd). */
+export function policyPath(file: string, cwd: string): string {
+  return file.startsWith('builtin:') ? file : path.resolve(cwd, file);
 }
 
 /**

@@ -66,7 +66,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
 
   let policy: CompiledPolicy;
   try {
-    policy = await policyFor({ policy: values.policy?.map((f) => policyPath(f, io.cwd)) }, io);
+    policy = await policyFor({ policy: values.policy }, io);
   } catch (err) {
     if (err instanceof PolicyLoadFailed) {
       io.stderr.write(`toolgate replay: ${err.message}\n`);
@@ -108,11 +108,6 @@ async function readKey(path: string) {
   } catch (err) {
     throw new UsageError(`--public-key ${describe(err)}`);
   }
-}
-
-/** policyFor resolves files against the process's directory, not io.cwd: resolve them here. */
-export function policyPath(file: string, cwd: string): string {
-  return file.startsWith('builtin:') ? file : resolve(cwd, file);
 }
 
 const n = (x: number) => x.toLocaleString('en-US');

@@ -9,8 +9,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
-import { policyPath } from './replay.js';
+import { modeOf, PolicyLoadFailed, policyFor, policyPath } from './policy-args.js';
 
 const HELP = `usage: toolgate report LOG --html OUT [--policy F]... [--mode M] [--checkpoint FILE]
                       [--public-key FILE] [--allow-broken] [--json]
@@ -76,7 +75,7 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
   let policy: CompiledPolicy | undefined;
   if (values.policy !== undefined) {
     try {
-      policy = await policyFor({ policy: values.policy.map((f) => policyPath(f, io.cwd)) }, io);
+      policy = await policyFor({ policy: values.policy }, io);
     } catch (err) {
       if (err instanceof PolicyLoadFailed) {
         io.stderr.write(`toolgate report: ${err.message}\n`);

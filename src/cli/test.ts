@@ -8,7 +8,7 @@ import type { TestReport } from '../policy/test.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { policyPath } from './replay.js';
+import { policyPath } from './policy-args.js';
 
 const HELP = `usage: toolgate test POLICY... [--min-coverage N] [--json]
 
