@@ -701,6 +701,10 @@ class Walker {
   }
 
   private wordOf(nodes: readonly SyntaxNode[], span: SyntaxNode | undefined, ctx: Context): Word {
+    if (nodes.length === 1) {
+      const plain = this.plainWord(nodes[0]!, span);
+      if (plain !== undefined) return plain;
+    }
     const b = new WordBuilder();
     for (const n of nodes) this.piece(b, n, ctx);
     const raw = span
@@ -711,6 +715,17 @@ class Walker {
     return b.build(raw);
   }
 
+  /**
+   * Most words are one unquoted token with no escape, blank or pattern character: their value
+   * is their text, which is what `piece` and WordBuilder would make of them, only sooner.
+   */
+  private plainWord(node: SyntaxNode, span: SyntaxNode | undefined): Word | undefined {
+    if ((node.type !== 'word' && node.type !== 'number') || node.children.length > 0) return undefined;
+    const value = this.text(node);
+    if (NOT_PLAIN.test(value)) return undefined;
+    return { value, raw: span ? this.text(span) : value, expansions: [], dynamicStart: false };
+  }
+
   /** Adds one syntax node's contribution to a word. */
   private piece(b: WordBuilder, node: SyntaxNode, ctx: Context): void {
     switch (node.type) {
@@ -719,7 +734,7 @@ class Walker {
         const text = this.text(node);
         // An unquoted word cannot hold unescaped blanks in bash; tree-sitter sometimes reads
         // `x\n\\rm -rf y` as one word, which bash runs as two commands. Never trust that.
-        if (/(^|[^\\])[ \t\n\r]/.test(text)) {
+        if (UNESCAPED_BLANK.test(text)) {
           this.problem(
             `parser disagreement: the word "${this.snippet(node)}" contains a blank bash would split on`,
           );
@@ -1025,7 +1040,7 @@ function lastCommand(node: SyntaxNode): SyntaxNode | undefined {
 }
 
 function isInteger(w: Word): boolean {
-  return !isDynamic(w) && /^[-+]?\d+$/.test(w.value);
+  return !isDynamic(w) && INTEGER.test(w.value);
 }
 
 function joinCwd(base: string, target: string): string {
@@ -1040,6 +1055,11 @@ function union(a: CwdSet, b: CwdSet): CwdSet {
   const out = [...new Set([...a, ...b])];
   return out.length > MAX_CWD_CHOICES ? null : out;
 }
+
+/** A word holding one of these goes through WordBuilder: escapes, blanks, globs, braces, tildes. */
+const NOT_PLAIN = /[\\\s*?[{~]/;
+const UNESCAPED_BLANK = /(^|[^\\])[ \t\n\r]/;
+const INTEGER = /^[-+]?\d+$/;
 
 const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
 

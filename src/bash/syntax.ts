@@ -51,7 +51,9 @@ interface NativeParser {
 interface Grammar {
   parser: NativeParser;
   named: ReadonlySet<string>;
+  /** Type names and whether they are named, by type id, learnt as the cursor meets them. */
   typeNames: string[];
+  namedById: boolean[];
   version: string;
 }
 
@@ -67,7 +69,7 @@ function loadGrammar(): Grammar {
   const named = new Set((language.nodeTypeInfo ?? []).filter((t) => t.named).map((t) => t.type));
   named.add('ERROR');
   const version = (require('tree-sitter-bash/package.json') as { version: string }).version;
-  grammar = { parser, named, typeNames: [], version };
+  grammar = { parser, named, typeNames: [], namedById: [], version };
   return grammar;
 }
 
@@ -83,15 +85,15 @@ export function parseSyntax(source: string): SyntaxResult {
   const g = loadGrammar();
   const tree = g.parser.parse(source);
   const cursor = tree.walk();
-  const rootType = typeName(g, cursor);
   const root: MutableNode = {
-    type: rootType,
+    type: typeName(g, cursor.nodeTypeId, cursor),
     named: true,
     start: cursor.startIndex,
     end: cursor.endIndex,
     children: [],
   };
   const stack: MutableNode[] = [root];
+  let parent = root;
   let count = 1;
   // Iterative pre-order walk: recursion depth is the input's nesting depth, which is untrusted.
   if (cursor.gotoFirstChild()) {
@@ -100,15 +102,23 @@ export function parseSyntax(source: string): SyntaxResult {
         return { ok: false, reason: `too complex: more than ${LIMITS.maxNodes} syntax nodes` };
       if (stack.length > LIMITS.maxDepth)
         return { ok: false, reason: `too complex: nested deeper than ${LIMITS.maxDepth} levels` };
-      const type = typeName(g, cursor);
-      const named = g.named.has(type);
+      const id = cursor.nodeTypeId;
+      const type = typeName(g, id, cursor);
       // Anonymous tokens (`;`, `|`, `$(`) are read by type only: skip two native calls for them.
-      const node: MutableNode = named
-        ? { type, named, start: cursor.startIndex, end: cursor.endIndex, children: [] }
-        : { type, named, start: -1, end: -1, children: [] };
-      stack[stack.length - 1]!.children.push(node);
+      const node: MutableNode =
+        g.namedById[id] === true
+          ? {
+              type,
+              named: true,
+              start: cursor.startIndex,
+              end: cursor.endIndex,
+              children: [],
+            }
+          : { type, named: false, start: -1, end: -1, children: [] };
+      parent.children.push(node);
       if (cursor.gotoFirstChild()) {
         stack.push(node);
+        parent = node;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
@@ -116,6 +126,7 @@ export function parseSyntax(source: string): SyntaxResult {
           return { ok: true, tree: { root, hasError: tree.rootNode.hasError } };
         }
         stack.pop();
+        parent = stack[stack.length - 1]!;
       }
     }
   }
@@ -130,12 +141,12 @@ interface MutableNode {
   children: SyntaxNode[];
 }
 
-function typeName(g: Grammar, cursor: NativeCursor): string {
-  const id = cursor.nodeTypeId;
+function typeName(g: Grammar, id: number, cursor: NativeCursor): string {
   let name = g.typeNames[id];
   if (name === undefined) {
     name = cursor.nodeType;
     g.typeNames[id] = name;
+    g.namedById[id] = g.named.has(name);
   }
   return name;
 }

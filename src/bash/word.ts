@@ -51,9 +51,14 @@ export function dynamicWord(text: string, leading: Leading = { kind: 'variable',
  */
 export class WordBuilder {
   private value = '';
-  /** One flag per UTF-16 unit of `value`: true where the character is unquoted and unescaped. */
-  private active: boolean[] = [];
-  private kinds = new Set<ExpansionKind>();
+  /**
+   * Where `value` is unquoted and unescaped, as [start, end) pairs. Only those characters can
+   * glob, brace- or tilde-expand, so the per-character view is built only when one of them is
+   * a pattern character.
+   */
+  private activeRuns: number[] | undefined;
+  private activePattern = false;
+  private kinds: Set<ExpansionKind> | undefined;
   private firstIsDynamic: boolean | undefined;
   private firstExpansionAt: number | undefined;
   private lead: Leading | undefined;
@@ -61,8 +66,13 @@ export class WordBuilder {
   literal(text: string, unquoted: boolean): void {
     if (text.length === 0) return;
     if (this.firstIsDynamic === undefined) this.firstIsDynamic = false;
+    if (unquoted) {
+      const at = this.value.length;
+      if (this.activeRuns === undefined) this.activeRuns = [at, at + text.length];
+      else this.activeRuns.push(at, at + text.length);
+      if (!this.activePattern && PATTERN_START.test(text)) this.activePattern = true;
+    }
     this.value += text;
-    for (let i = 0; i < text.length; i++) this.active.push(unquoted);
   }
 
   expansion(kind: ExpansionKind, sourceText: string, leading?: Leading): void {
@@ -71,58 +81,72 @@ export class WordBuilder {
       this.lead = leading ?? (kind === 'variable' || kind === 'command' ? undefined : { kind });
     }
     this.firstExpansionAt ??= this.value.length;
-    this.kinds.add(kind);
+    if (this.kinds === undefined) this.kinds = new Set([kind]);
+    else this.kinds.add(kind);
     this.value += sourceText;
-    for (let i = 0; i < sourceText.length; i++) this.active.push(false);
   }
 
   build(raw: string): Word {
-    const patternKinds = this.patternExpansions();
-    for (const k of patternKinds) this.kinds.add(k);
-    // A glob or brace at the very start can expand to a word starting with "-".
-    const startsWithPattern =
-      patternKinds.length > 0 && this.active[0] === true && /^[*?[{]/.test(this.value);
-    let staticPrefix = this.firstExpansionAt ?? this.value.length;
-    for (let i = 0; i < staticPrefix; i++) {
-      if (this.active[i] && '*?[{'.includes(this.value[i]!)) {
-        staticPrefix = i;
-        break;
+    const value = this.value;
+    let kinds = this.kinds;
+    let startsWithPattern = false;
+    let staticPrefix = this.firstExpansionAt ?? value.length;
+    if (this.activePattern) {
+      // Some unquoted character may start a glob, a brace or a tilde: look at each one.
+      const active = this.activeFlags();
+      const patternKinds = patternExpansions(value, active);
+      if (patternKinds.length > 0) kinds ??= new Set();
+      for (const k of patternKinds) kinds!.add(k);
+      // A glob or brace at the very start can expand to a word starting with "-".
+      startsWithPattern = patternKinds.length > 0 && active[0] === true && /^[*?[{]/.test(value);
+      for (let i = 0; i < staticPrefix; i++) {
+        if (active[i] && '*?[{'.includes(value[i]!)) {
+          staticPrefix = i;
+          break;
+        }
       }
     }
-    const word: Word = {
-      value: this.value,
-      raw,
-      expansions: [...this.kinds],
-      dynamicStart: this.firstIsDynamic === true || startsWithPattern,
-    };
-    if (this.kinds.size === 0) return word;
+    const dynamicStart = this.firstIsDynamic === true || startsWithPattern;
+    if (kinds === undefined || kinds.size === 0) return { value, raw, expansions: [], dynamicStart };
     const leading: Leading | undefined = startsWithPattern
-      ? { kind: this.value[0] === '{' ? 'brace' : 'glob' }
+      ? { kind: value[0] === '{' ? 'brace' : 'glob' }
       : this.firstIsDynamic
         ? this.lead
         : undefined;
-    return leading === undefined ? { ...word, staticPrefix } : { ...word, staticPrefix, leading };
+    const expansions = [...kinds];
+    return leading === undefined
+      ? { value, raw, expansions, dynamicStart, staticPrefix }
+      : { value, raw, expansions, dynamicStart, staticPrefix, leading };
   }
 
-  /** Globs, brace expansion and tilde expansion only happen on unquoted characters. */
-  private patternExpansions(): ExpansionKind[] {
-    const v = this.value;
-    const act = this.active;
-    const out: ExpansionKind[] = [];
-    if (act[0] === true && v[0] === '~') out.push('tilde');
-    let glob = false;
-    let openBracket = -1;
-    for (let i = 0; i < v.length && !glob; i++) {
-      if (!act[i]) continue;
-      const c = v[i];
-      if (c === '*' || c === '?') glob = true;
-      else if (c === '[') openBracket = i;
-      else if (c === ']' && openBracket >= 0 && i > openBracket + 1) glob = true;
-    }
-    if (glob) out.push('glob');
-    if (hasBraceExpansion(v, act)) out.push('brace');
-    return out;
+  /** One flag per UTF-16 unit of `value`: true where the character is unquoted and unescaped. */
+  private activeFlags(): boolean[] {
+    const active: boolean[] = new Array<boolean>(this.value.length).fill(false);
+    const runs = this.activeRuns ?? [];
+    for (let r = 0; r < runs.length; r += 2) active.fill(true, runs[r], runs[r + 1]);
+    return active;
   }
+}
+
+/** The characters that can start a glob (`*`, `?`, `[`), a brace expansion or a tilde. */
+const PATTERN_START = /[*?[{~]/;
+
+/** Globs, brace expansion and tilde expansion only happen on unquoted characters. */
+function patternExpansions(v: string, act: boolean[]): ExpansionKind[] {
+  const out: ExpansionKind[] = [];
+  if (act[0] === true && v[0] === '~') out.push('tilde');
+  let glob = false;
+  let openBracket = -1;
+  for (let i = 0; i < v.length && !glob; i++) {
+    if (!act[i]) continue;
+    const c = v[i];
+    if (c === '*' || c === '?') glob = true;
+    else if (c === '[') openBracket = i;
+    else if (c === ']' && openBracket >= 0 && i > openBracket + 1) glob = true;
+  }
+  if (glob) out.push('glob');
+  if (hasBraceExpansion(v, act)) out.push('brace');
+  return out;
 }
 
 /** `{a,b}` or `{1..3}` with unquoted braces; `{}` (find's placeholder) and `{x}` are literal. */
