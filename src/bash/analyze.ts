@@ -1,6 +1,6 @@
 import type { CommandLine, CwdSet, Redirect, SimpleCommand } from './command-line.js';
 import { COMMANDS } from './commands/index.js';
-import type { CommandContext, EffectSink, ScriptOptions, WriteHow } from './commands/spec.js';
+import type { CommandContext, EffectSink, RunOptions, ScriptOptions, WriteHow } from './commands/spec.js';
 import { isSensitiveShellVariable, variableRisk } from './environment.js';
 import { parseCommandLine } from './parse.js';
 import { dynamicWord, isDynamic, staticWord, type Word } from './word.js';
@@ -104,7 +104,8 @@ class LineAnalyzer {
   readonly reports: CommandReport[] = [];
   readonly lineReasons: string[] = [];
   complete = true;
-  private readonly aliases = new Map<string, Word>();
+  /** Aliases the line defines (`alias ll='ls -l'`), made on the first one. */
+  private aliases: Map<string, Word> | undefined;
 
   constructor(
     private readonly line: CommandLine,
@@ -165,7 +166,7 @@ class LineAnalyzer {
       // Its body is part of this line and analyzed on its own.
       return;
     }
-    const alias = this.aliases.get(name);
+    const alias = this.aliases?.get(name);
     if (alias !== undefined && cmd.kind === 'command') {
       const rest = argv.slice(1).map((w) => w.raw);
       this.script({ ...alias, value: [alias.value, ...rest].join(' ') }, `alias ${name}`, cmd, r);
@@ -182,10 +183,10 @@ class LineAnalyzer {
     // line does not show, so every command's own rules see them.
     const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
     const ctx: CommandContext = { name, args, command: cmd, line: this.line, extraArgs, repeated };
-    spec.analyze(ctx, this.sink(cmd, r));
+    spec.analyze(ctx, new CommandSink(this, cmd, r));
   }
 
-  private environment(name: string, value: Word, r: ReportBuilder, program: Word | undefined): void {
+  environment(name: string, value: Word, r: ReportBuilder, program: Word | undefined): void {
     r.env(name, value);
     const who = program?.value ?? 'the command';
     const risk = variableRisk(name, isDynamic(value) ? undefined : value.value);
@@ -208,30 +209,13 @@ class LineAnalyzer {
         r.notReadOnly(`alias ${a.raw} defines a command only known at run time`);
         continue;
       }
+      this.aliases ??= new Map();
       this.aliases.set(a.value.slice(0, eq), staticWord(a.value.slice(eq + 1)));
     }
   }
 
-  private sink(cmd: SimpleCommand, r: ReportBuilder): EffectSink {
-    return {
-      read: (target) => r.read(target),
-      write: (target, how, why) => r.write(target, how, why),
-      remove: (target, why) => r.remove(target, why),
-      run: (argv, via, opts) =>
-        this.nested(cmd, argv, via, opts?.extraArgs ?? false, opts?.repeated ?? false),
-      runScript: (code, via, opts) => this.script(code, via, cmd, r, opts),
-      opaque: (why) => r.opaque(why),
-      network: (why, sends) => r.network(why, sends),
-      change: (why, destructive) => r.change(why, destructive),
-      notUnderstood: (why) => r.notReadOnly(why),
-      lingers: (why) => r.linger(why),
-      exportVariable: (variable, value) => this.environment(variable, value, r, undefined),
-      runsStdin: (why) => r.runsStdin(why),
-      unknownCode: (why) => r.unknownCode(why),
-    };
-  }
-
-  private nested(
+  /** A command run by another one (wrappers, xargs, find -exec); for CommandSink. */
+  nested(
     cmd: SimpleCommand,
     argv: readonly Word[],
     via: string,
@@ -249,7 +233,7 @@ class LineAnalyzer {
   }
 
   /** Shell code run by another command: parsed and analyzed like a line of its own. */
-  private script(
+  script(
     code: Word,
     via: string,
     cmd: SimpleCommand | undefined,
@@ -289,6 +273,70 @@ class LineAnalyzer {
   private tooDeep(via: string): void {
     this.complete = false;
     this.lineReasons.push(`too complex: commands nested more than ${MAX_NESTING} levels deep (${via})`);
+  }
+}
+
+/**
+ * What a command's knowledge reports to: its effects go to the command's report, the commands
+ * and code it runs to the analyzer. One object per command, its methods on the prototype.
+ */
+class CommandSink implements EffectSink {
+  constructor(
+    private readonly analyzer: LineAnalyzer,
+    private readonly cmd: SimpleCommand,
+    private readonly r: ReportBuilder,
+  ) {}
+
+  read(target: Word): void {
+    this.r.read(target);
+  }
+
+  write(target: Word, how: WriteHow, why: string): void {
+    this.r.write(target, how, why);
+  }
+
+  remove(target: Word, why: string): void {
+    this.r.remove(target, why);
+  }
+
+  run(argv: readonly Word[], via: string, opts?: RunOptions): void {
+    this.analyzer.nested(this.cmd, argv, via, opts?.extraArgs ?? false, opts?.repeated ?? false);
+  }
+
+  runScript(code: Word, via: string, opts?: ScriptOptions): void {
+    this.analyzer.script(code, via, this.cmd, this.r, opts);
+  }
+
+  opaque(why: string): void {
+    this.r.opaque(why);
+  }
+
+  network(why: string, sends: boolean): void {
+    this.r.network(why, sends);
+  }
+
+  change(why: string, destructive: boolean): void {
+    this.r.change(why, destructive);
+  }
+
+  notUnderstood(why: string): void {
+    this.r.notReadOnly(why);
+  }
+
+  lingers(why: string): void {
+    this.r.linger(why);
+  }
+
+  exportVariable(name: string, value: Word): void {
+    this.analyzer.environment(name, value, this.r, undefined);
+  }
+
+  runsStdin(why: string): void {
+    this.r.runsStdin(why);
+  }
+
+  unknownCode(why: string): void {
+    this.r.unknownCode(why);
   }
 }
 

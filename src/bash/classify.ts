@@ -46,32 +46,40 @@ export function factsOf(analysis: LineAnalysis): BashFacts {
   if (!analysis.complete && analysis.lineReasons.length === 0)
     add('too complex: the line could not be fully analyzed');
   let lingers = false;
+  const commands: string[] = [];
+  const writes: string[] = [];
   for (const report of analysis.reports) {
+    const text = argvText(report);
+    if (text.length > 0) commands.push(text);
+    for (const w of report.writes) if (!writes.includes(w.target.raw)) writes.push(w.target.raw);
     if (report.notReadOnly.length > 0) readOnly = false;
     if (report.destructive.length > 0) destructive = true;
     if (report.lingers.length > 0) lingers = true;
-    for (const r of report.notReadOnly) add(`${label(report)}: ${r}`);
-    for (const r of report.destructive) if (!report.notReadOnly.includes(r)) add(`${label(report)}: ${r}`);
-    for (const r of report.lingers) add(`${label(report)}: ${r}`);
+    if (report.notReadOnly.length + report.destructive.length + report.lingers.length === 0) continue;
+    const name = label(report, text);
+    for (const r of report.notReadOnly) add(`${name}: ${r}`);
+    for (const r of report.destructive) if (!report.notReadOnly.includes(r)) add(`${name}: ${r}`);
+    for (const r of report.lingers) add(`${name}: ${r}`);
   }
   if (analysis.reports.length === 0 && analysis.line.commands.length === 0 && analysis.complete) {
     // An empty line or only comments: nothing runs.
   }
   // Anything the parser could not read fails closed: not read-only, and possibly destructive.
   if (!analysis.complete) readOnly = false;
-  const writes = analysis.reports.flatMap((r) => r.writes.map((w) => w.target.raw));
-  return {
-    readOnly,
-    concurrencySafe: readOnly && !lingers,
-    destructive,
-    reasons,
-    commands: analysis.reports.map((r) => r.argv.map((w) => w.raw).join(' ')).filter((c) => c.length > 0),
-    writes: [...new Set(writes)],
-  };
+  return { readOnly, concurrencySafe: readOnly && !lingers, destructive, reasons, commands, writes };
 }
 
-function label(report: CommandReport): string {
-  const text = report.argv.map((w) => w.raw).join(' ') || '(redirect)';
+/** The argv as written, joined by spaces. */
+function argvText(report: CommandReport): string {
+  const argv = report.argv;
+  if (argv.length === 1) return argv[0]!.raw;
+  let text = '';
+  for (let i = 0; i < argv.length; i++) text += i === 0 ? argv[i]!.raw : ` ${argv[i]!.raw}`;
+  return text;
+}
+
+function label(report: CommandReport, argvText: string): string {
+  const text = argvText || '(redirect)';
   const short = text.length > 50 ? `${text.slice(0, 47)}...` : text;
   return report.via === 'line' ? short : `${short} [via ${report.via}]`;
 }
