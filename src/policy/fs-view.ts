@@ -46,18 +46,24 @@ export function nodeFileSystem(home: string = os.homedir()): FileSystemView {
 const ANCHOR_CACHE_MS = 2000;
 
 export function realpathOfLongestPrefix(p: string): string {
-  let head = path.resolve(p);
+  const full = path.resolve(p);
+  let head = full;
   const tail: string[] = [];
   for (;;) {
-    try {
-      const real = fs.realpathSync.native(head);
-      return tail.length === 0 ? real : path.join(real, ...tail.reverse());
-    } catch {
-      const parent = path.dirname(head);
-      if (parent === head) return path.resolve(p);
-      tail.push(path.basename(head));
-      head = parent;
+    // existsSync answers "missing" without throwing: an exception per missing level was most of
+    // what a decision about a file that does not exist yet (or on an auditor's machine) cost.
+    if (fs.existsSync(head)) {
+      try {
+        const real = fs.realpathSync.native(head);
+        return tail.length === 0 ? real : path.join(real, ...tail.reverse());
+      } catch {
+        // It exists but does not resolve (a symlink loop, no permission): as if missing.
+      }
     }
+    const parent = path.dirname(head);
+    if (parent === head) return full;
+    tail.push(path.basename(head));
+    head = parent;
   }
 }
 
