@@ -182,7 +182,8 @@ function decideTool(
       reason: `plan mode runs only read-only tools; ${facts.reasons[0] ?? `${tool} is not read-only`}`,
     };
   }
-  const isProtected = access === 'edit' && file ? protectedWrite(file, workspace.roots) : undefined;
+  const isProtected =
+    access === 'edit' && file ? protectedWrite(file, workspace.roots, (p) => ctx.fs.realpath(p)) : undefined;
   if (isProtected) {
     return finalAsk(
       {
@@ -337,7 +338,7 @@ function decideBash(
   for (const part of parts) {
     for (const w of [...part.writes, ...part.removes]) {
       for (const p of w.paths ?? []) {
-        const entry = protectedWrite(p, workspace.roots);
+        const entry = protectedWrite(p, workspace.roots, (q) => ctx.fs.realpath(q));
         if (entry)
           return finalAsk(
             {

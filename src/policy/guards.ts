@@ -47,7 +47,15 @@ function criticalReason(p: string, home: string, root: string): string | undefin
   return undefined;
 }
 
-/** The protected entry a write would touch (`.git/hooks`, `.bashrc`, `.claude`, ...), if any. */
-export function protectedWrite(absolutePath: string, roots: readonly string[]): string | undefined {
-  return protectedEntryOf(absolutePath, roots);
+/**
+ * The protected entry a write would touch (`.git/hooks`, `.bashrc`, `.claude`, ...), if any:
+ * by the path as written or where its symlinks lead (`hooks -> .git/hooks` makes
+ * `hooks/pre-commit` a hook), as the sandbox checks it.
+ */
+export function protectedWrite(
+  absolutePath: string,
+  roots: readonly string[],
+  realpath: (p: string) => string,
+): string | undefined {
+  return protectedEntryOf(absolutePath, roots) ?? protectedEntryOf(realpath(absolutePath), roots);
 }

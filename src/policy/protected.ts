@@ -54,6 +54,14 @@ const ANYWHERE: readonly string[] = [
 ];
 
 /**
+ * The directories some entries live in, as a write target themselves (the path only, not
+ * what is inside): moving or copying a directory onto `.git` or `.claude` plants hooks, config
+ * and settings at once, and a `.git` *file* (`gitdir: /elsewhere`) points git at a config the
+ * agent wrote. Their other contents (git objects, `.claude/worktrees`) stay writable.
+ */
+const PARENTS: readonly string[] = ['.git', '.claude', '.config'];
+
+/**
  * A directory that holds `HEAD`, `objects` and `refs` is a bare repository to git, with its own
  * config: creating them at the top of a workspace plants one (Claude Code protects these too).
  */
@@ -79,6 +87,8 @@ export function protectedEntryOf(absolutePath: string, writableRoots: readonly s
   for (const entry of entries()) {
     if (entry.pattern.matches(absolutePath)) return entry.label;
   }
+  const name = absolutePath.slice(absolutePath.lastIndexOf('/') + 1);
+  if (PARENTS.includes(name)) return name;
   for (const root of writableRoots) {
     for (const name of AT_ROOT) {
       if (isInside(absolutePath, root === '/' ? `/${name}` : `${root}/${name}`)) return name;
