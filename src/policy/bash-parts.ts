@@ -29,6 +29,18 @@ export interface BashPart {
   readonly display: string;
   /** Words joined: static words as bash passes them, dynamic ones as written. */
   readonly denyText: string;
+  /**
+   * What deny and ask rules match: `denyText`, and the command without the options before its
+   * first operand, each option taken with or without the next word as its value (`git -C .
+   * push` is also `git push`, `kubectl -n prod delete` also `kubectl delete`). A rule about a
+   * subcommand is not escaped by a global option. Allow rules never see these forms.
+   */
+  readonly denyTexts: readonly string[];
+  /**
+   * For each of those forms with a word only known at run time (not the name): the static words
+   * before it. A deny or ask rule that a command starting so could match cannot be ruled out.
+   */
+  readonly denyPrefixes: readonly string[];
   /** The static words up to the first dynamic one. */
   readonly allowText: string;
   /** Whether words after `allowText` are only known at run time. */
@@ -63,6 +75,11 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
     const name = first === undefined ? '' : commandName(first);
     const texts = words.map((w, i) => (i === 0 && !isDynamic(w) ? name : isDynamic(w) ? w.raw : w.value));
     const firstDynamic = words.findIndex((w) => isDynamic(w));
+    const forms = ruleForms(texts).map((idx) => ({
+      text: idx.map((i) => texts[i]).join(' '),
+      dynamicAt: idx.findIndex((i) => isDynamic(words[i]!)),
+      idx,
+    }));
     const cwds = resolveCwds(report.cwd, cwd, fs.home);
     const resolve = (w: Word): PathRef => ({ raw: w.raw, paths: resolveWord(w, cwds, fs) });
     return {
@@ -73,6 +90,19 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
         analysis.line.source.slice(report.start, report.end).trim() ||
         '(redirection)',
       denyText: texts.join(' '),
+      denyTexts: [...new Set(forms.map((f) => f.text))],
+      denyPrefixes: [
+        ...new Set(
+          forms
+            .filter((f) => f.dynamicAt > 0)
+            .map((f) =>
+              f.idx
+                .slice(0, f.dynamicAt)
+                .map((i) => texts[i])
+                .join(' '),
+            ),
+        ),
+      ],
       allowText: (firstDynamic < 0 ? texts : texts.slice(0, firstDynamic)).join(' '),
       dynamicTail: firstDynamic >= 0,
       dynamicName: firstDynamic === 0,
@@ -88,6 +118,33 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
         !EXEC_WRAPPERS.has(name) && !(name === 'find' && words.some((w) => FIND_ACTIONS.test(w.value))),
     };
   });
+}
+
+const MAX_LEADING_OPTIONS = 16;
+
+/**
+ * The word indexes of each form rules match: all words, and the name followed by what comes
+ * after any run of leading options, each option with or without one value word.
+ */
+function ruleForms(texts: readonly string[]): number[][] {
+  const all = texts.map((_, i) => i);
+  const starts = new Set<number>();
+  const seen = new Set<number>();
+  const stack = [1];
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    if (seen.has(i)) continue;
+    seen.add(i);
+    const w = texts[i];
+    if (w === undefined || w === '-' || !w.startsWith('-') || i > MAX_LEADING_OPTIONS) {
+      starts.add(i);
+      continue;
+    }
+    stack.push(i + 1);
+    if (!w.includes('=')) stack.push(i + 2);
+  }
+  starts.delete(1);
+  return [all, ...[...starts].sort((a, b) => a - b).map((i) => [0, ...all.slice(i)])];
 }
 
 /** `/usr/bin/rm` is `rm`; `\rm` and `'r'm` were decoded by the parser already. */

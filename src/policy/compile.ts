@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RuleRef } from './decision.js';
 import type { Layer, PolicyFile } from './load.js';
-import { compileBashPattern } from './match/bash.js';
+import { compileBashPattern, compileBashPrefixPattern } from './match/bash.js';
 import { compileDomainPattern } from './match/domain.js';
 import { starGlob } from './match/glob.js';
 import { compileParamPattern } from './match/param.js';
@@ -28,6 +28,8 @@ export interface CompiledRule {
   readonly policyRoot: string;
   readonly matchTool: (name: string) => boolean;
   readonly bash?: (command: string) => boolean;
+  /** Whether a command starting with these static words could match (see compileBashPrefixPattern). */
+  readonly bashPrefix?: (prefix: string) => boolean;
   readonly domain?: (host: string) => boolean;
   readonly param?: (input: unknown) => boolean;
   readonly glob?: RegExp;
@@ -67,7 +69,10 @@ export interface CompiledPolicy {
   ruleSetForTool(tool: string): RuleSet;
   /** Only the parameter rules (`Bash(run_in_background:true)`) of a tool. */
   paramRulesForTool(tool: string): RuleSet;
-  /** Bash rules that can match a command (as matched: words joined by spaces) whose first word is `name`. */
+  /**
+   * Bash rules that can match a command (as matched: words joined by spaces) whose first word is
+   * `name`; with `text` undefined, every rule for that name.
+   */
   bashRules(kind: RuleKind, name: string, text?: string): readonly CompiledRule[];
   /** Path rules by access: read rules (Read, Glob, Grep) and edit rules (Edit, Write, NotebookEdit). */
   readonly pathRules: { readonly read: RuleSet; readonly edit: RuleSet };
@@ -208,9 +213,15 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
     ask: new Map<string, CompiledRule[]>(),
     allow: new Map<string, CompiledRule[]>(),
   };
+  const everyRule = {
+    deny: new Map<string, readonly CompiledRule[]>(),
+    ask: new Map<string, readonly CompiledRule[]>(),
+    allow: new Map<string, readonly CompiledRule[]>(),
+  };
   for (const kind of ['deny', 'ask', 'allow'] as const) {
     for (const [first, list] of bashIndex[kind]) {
       if (list.length < 16) continue;
+      everyRule[kind].set(first, list);
       const keep: CompiledRule[] = [];
       for (const r of list) {
         const second = literalSecondWord((r.rule.specifier as { pattern: string }).pattern);
@@ -239,7 +250,13 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
   const bashCache = new Map<string, readonly CompiledRule[]>();
   const bashRules = (kind: RuleKind, name: string, text?: string): readonly CompiledRule[] => {
     const base = bashRulesFor(kind, name);
-    if (bySecond[kind].size === 0 || text === undefined) return base;
+    if (bySecond[kind].size === 0) return base;
+    if (text === undefined) {
+      const every = everyRule[kind].get(name);
+      return every === undefined
+        ? base
+        : [...every, ...base.filter((r) => !every.includes(r))].sort(compareRules);
+    }
     const second = text.split(' ', 2)[1];
     const extra = second === undefined ? undefined : bySecond[kind].get(`${name}\0${second}`);
     return extra === undefined ? base : [...extra, ...base].sort(compareRules);
@@ -376,7 +393,11 @@ function compileRule(
   const s = rule.specifier;
   switch (s.type) {
     case 'bash':
-      return { ...base, bash: compileBashPattern(s.pattern) };
+      return {
+        ...base,
+        bash: compileBashPattern(s.pattern),
+        bashPrefix: compileBashPrefixPattern(s.pattern),
+      };
     case 'domain':
       return { ...base, domain: compileDomainPattern(s.pattern) };
     case 'param':

@@ -12,6 +12,7 @@ import type { ToolRequest } from './request.js';
 import { canonicalToolName } from './rule.js';
 import {
   bashRuleHit,
+  bashRuleMayHit,
   type ConditionEvaluator,
   type MatchContext,
   pathRuleHit,
@@ -263,6 +264,8 @@ function decideBash(
     const hit = partRuleHit('deny', part, ctx);
     if (hit) return ruleOutcome('deny', hit, hit.target ?? part.display);
   }
+  const mayDeny = partMayHit('deny', parts, ctx, mode);
+  if (mayDeny) return mayDeny;
 
   // Guards: no allow rule and no mode lifts these.
   const contentRules = hasContentRules(ctx);
@@ -321,6 +324,8 @@ function decideBash(
     const hit = partRuleHit('ask', part, ctx);
     if (hit) return finalAsk(ruleOutcome('ask', hit, hit.target ?? part.display), mode);
   }
+  const mayAsk = partMayHit('ask', parts, ctx, mode);
+  if (mayAsk) return mayAsk;
 
   if (mode === 'bypassPermissions')
     return {
@@ -374,8 +379,10 @@ function decideBash(
 
 /** A deny or ask rule for one part: its Bash pattern, or a path rule on what it reads or writes. */
 function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): RuleHit | undefined {
-  const hit = bashRuleHit(kind, part.name, part.denyText, ctx);
-  if (hit) return hit;
+  for (const text of part.denyTexts) {
+    const hit = bashRuleHit(kind, part.name, text, ctx);
+    if (hit) return hit;
+  }
   for (const r of part.reads)
     for (const p of r.paths ?? []) {
       const h = pathRuleHit(kind, 'read', p, ctx);
@@ -386,6 +393,29 @@ function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): R
       const h = pathRuleHit(kind, 'edit', p, ctx);
       if (h) return { ...h, target: `${part.display} (writes ${p})` };
     }
+  return undefined;
+}
+
+/**
+ * A deny or ask rule that words only known at run time could complete (`git p$X`, `git
+ * $(echo push)`): it cannot be ruled out, so the line asks (a guard: no allow rule or mode
+ * lifts it). A dynamic command name is the unknown-code guard's.
+ */
+function partMayHit(
+  kind: 'deny' | 'ask',
+  parts: readonly BashPart[],
+  ctx: MatchContext,
+  mode: Mode,
+): Outcome | undefined {
+  for (const part of parts) {
+    if (part.dynamicName) continue;
+    for (const prefix of part.denyPrefixes) {
+      const hit = bashRuleMayHit(kind, part.name, prefix, part.denyText, ctx);
+      if (!hit) continue;
+      const reason = `${kind === 'deny' ? 'Deny' : 'Ask'} rule "${hit.rule.rule.text}" may match ${part.display}: part of it is only known at run time`;
+      return finalAsk({ behavior: 'ask', by: 'guard', reason, hit }, mode);
+    }
+  }
   return undefined;
 }
 

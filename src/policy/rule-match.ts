@@ -176,6 +176,27 @@ export function bashRuleHit(
   return undefined;
 }
 
+/**
+ * A Bash deny or ask rule that a command may match once its run-time words are known: `prefix`
+ * is its static words before the first of them (`git p$X` -> `git`), `text` the whole command
+ * as written (what a `when:` condition sees).
+ */
+export function bashRuleMayHit(
+  kind: 'deny' | 'ask',
+  name: string,
+  prefix: string,
+  text: string,
+  ctx: MatchContext,
+): RuleHit | undefined {
+  // With a second static word the index narrows the rules; without one, every rule of the name.
+  for (const r of ctx.policy.bashRules(kind, name, prefix.includes(' ') ? prefix : undefined)) {
+    if (r.bashPrefix === undefined || !r.bashPrefix(prefix)) continue;
+    const hit = applies(r, ctx, text);
+    if (hit) return { ...hit, target: text };
+  }
+  return undefined;
+}
+
 /** `cmd *`, `cmd:*` or `cmd*`: the pattern lets any further arguments follow. */
 function endsWithWildcard(pattern: string): boolean {
   const p = pattern.trim();
