@@ -386,7 +386,7 @@ function compileRule(
     ref,
     layer: file.layer,
     policyRoot: file.policyRoot,
-    matchTool: compileToolName(rule.tool),
+    matchTool: compileToolName(rule.tool, kind !== 'allow' && /^mcp__/i.test(rule.tool)),
     ...(meta.reason === undefined ? {} : { reason: meta.reason }),
     ...(meta.when === undefined ? {} : { when: meta.when }),
   };
