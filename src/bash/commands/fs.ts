@@ -20,26 +20,28 @@ const headTail = (extra: readonly string[]): CommandSpec =>
     parse: { numericOption: 'lines' },
   });
 
+/** Rules compile once per object (spec.ts), so they are constants, not made per call. */
+const TAIL_RULES: OptionRules = {
+  options: [
+    'c|bytes=',
+    'n|lines=',
+    'q|quiet|silent',
+    'v|verbose',
+    'z|zero-terminated',
+    'f|follow?',
+    'F',
+    'pid=',
+    's|sleep-interval=',
+    'retry',
+    'max-unchanged-stats=',
+  ],
+  anyOption: true,
+  parse: { numericOption: 'lines' },
+};
+
 const tail: CommandSpec = {
   analyze(ctx, sink) {
-    const rules: OptionRules = {
-      options: [
-        'c|bytes=',
-        'n|lines=',
-        'q|quiet|silent',
-        'v|verbose',
-        'z|zero-terminated',
-        'f|follow?',
-        'F',
-        'pid=',
-        's|sleep-interval=',
-        'retry',
-        'max-unchanged-stats=',
-      ],
-      anyOption: true,
-      parse: { numericOption: 'lines' },
-    };
-    const parsed = applyOptions(ctx, sink, rules);
+    const parsed = applyOptions(ctx, sink, TAIL_RULES);
     for (const w of parsed.operands) sink.read(w);
     if (parsed.options.some((o) => o.id === 'follow' || o.id === 'F')) {
       sink.lingers('tail -f keeps following the file until stopped');

@@ -208,11 +208,13 @@ const stash: Analyzer = (ctx, sink) => {
   sink.change(`${ctx.name} ${sub ?? 'push'} changes the working tree and stash`, false);
 };
 
+const reflogShow: Analyzer = reading(['n=']);
+
 const reflog: Analyzer = (ctx, sink) => {
   const sub = ctx.args[0]?.value;
   if (sub === 'expire' || sub === 'delete')
     return sink.change(`${ctx.name} ${sub} deletes reflog entries`, true);
-  reading(['n='])(ctx, sink);
+  reflogShow(ctx, sink);
 };
 
 const remote: Analyzer = (ctx, sink) => {
