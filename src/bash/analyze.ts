@@ -1,6 +1,13 @@
 import type { CommandLine, CwdSet, Redirect, SimpleCommand } from './command-line.js';
 import { COMMANDS } from './commands/index.js';
-import type { CommandContext, EffectSink, RunOptions, ScriptOptions, WriteHow } from './commands/spec.js';
+import type {
+  Analyzer,
+  CommandContext,
+  EffectSink,
+  RunOptions,
+  ScriptOptions,
+  WriteHow,
+} from './commands/spec.js';
 import { isSensitiveShellVariable, variableRisk } from './environment.js';
 import { parseCommandLine } from './parse.js';
 import { dynamicWord, isDynamic, staticWord, type Word } from './word.js';
@@ -65,13 +72,23 @@ const APPENDED = dynamicWord('(arguments added at run time)');
 const SYSTEM_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
 const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty']);
 
+/**
+ * The command table as a Map of one-shape entries: a command name is a fresh slice of the line,
+ * which a dictionary-mode object first looks up among the engine's interned strings.
+ */
+const SPECS: ReadonlyMap<string, { readonly analyze: Analyzer; readonly transparent: boolean }> = new Map(
+  Object.entries(COMMANDS).map(([name, spec]) => [
+    name,
+    { analyze: spec.analyze, transparent: spec.transparent === true },
+  ]),
+);
+
 export function analyzeLine(source: string): LineAnalysis {
   return analyzeParsed(parseCommandLine(source), 0, 'line');
 }
 
 function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs = false): LineAnalysis {
   const analyzer = new LineAnalyzer(line, depth, extraArgs);
-  const lineReasons: string[] = line.problems.map((p) => p);
   const hiddenCode: string[] = [];
   for (const name of line.promptExpansions) {
     hiddenCode.push(
@@ -91,10 +108,14 @@ function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs 
     }
   }
   for (const cmd of line.commands) analyzer.command(cmd, via);
+  const lineReasons =
+    hiddenCode.length + analyzer.lineReasons.length === 0
+      ? line.problems.slice()
+      : [...line.problems, ...hiddenCode, ...analyzer.lineReasons];
   return {
     line,
     reports: analyzer.reports,
-    lineReasons: [...lineReasons, ...hiddenCode, ...analyzer.lineReasons],
+    lineReasons,
     lineRunsHiddenCode: hiddenCode.length > 0,
     complete: line.problems.length === 0 && analyzer.complete,
   };
@@ -173,7 +194,7 @@ class LineAnalyzer {
       return;
     }
     if (name === 'alias') this.defineAliases(argv.slice(1), r);
-    const spec = COMMANDS[name];
+    const spec = SPECS.get(name);
     if (spec === undefined) {
       r.opaque(`${name} is not a known program: it may do anything`);
       return;

@@ -141,8 +141,7 @@ export function parseOptions(
       break;
     }
   }
-  const out: ParsedArgs = { options, operands, unknown, dynamicOptions };
-  return restIndex === undefined ? out : { ...out, restIndex };
+  return { options, operands, unknown, dynamicOptions, restIndex };
 }
 
 function parseLong(

@@ -58,8 +58,15 @@ const SEPARATORS = new Set([
 ]);
 
 interface Context {
-  nesting: Nesting;
-  stdin: SimpleCommand['stdin'];
+  readonly nesting: Nesting;
+  readonly stdin: SimpleCommand['stdin'];
+}
+
+const LINE: Context = { nesting: 'line', stdin: 'inherit' };
+
+/** A literal, not a spread: `{ ...ctx, stdin }` is among the dearest lines of a short parse. */
+function withStdin(ctx: Context, stdin: SimpleCommand['stdin']): Context {
+  return stdin === ctx.stdin ? ctx : { nesting: ctx.nesting, stdin };
 }
 
 class Walker {
@@ -74,10 +81,9 @@ class Walker {
   private cwd: CwdSet = ['.'];
   private reparseDepth = 0;
   /** Redirections tree-sitter attached to a pipeline or list, waiting for its last command. */
-  private readonly pendingRedirects = new Map<
-    SyntaxNode,
-    { redirects: Redirect[]; stdin: SimpleCommand['stdin'] }
-  >();
+  private pendingRedirects:
+    | Map<SyntaxNode, { redirects: Redirect[]; stdin: SimpleCommand['stdin'] }>
+    | undefined;
   /** Where the most recent `cd` went when it succeeded (for `cd x && y`). */
   private cdSuccess: CwdSet | undefined;
 
@@ -124,7 +130,7 @@ class Walker {
   // ---------------------------------------------------------------- statements
 
   /** A sequence of statements (program, compound bodies); `&` puts the one before it in the background. */
-  statements(nodes: readonly SyntaxNode[], ctx: Context = { nesting: 'line', stdin: 'inherit' }): void {
+  statements(nodes: readonly SyntaxNode[], ctx: Context = LINE): void {
     let mark = this.commands.length;
     for (const node of nodes) {
       if (node.type === '&') {
@@ -282,7 +288,7 @@ class Walker {
         continue;
       }
       // Every element of a pipeline runs in its own subshell: a cd there does not leak.
-      this.isolatedCwd(() => this.statement(child, first ? ctx : { ...ctx, stdin: 'pipe' }));
+      this.isolatedCwd(() => this.statement(child, first ? ctx : withStdin(ctx, 'pipe')));
       first = false;
     }
   }
@@ -399,27 +405,29 @@ class Walker {
     }
     const last = body && (body.type === 'pipeline' || body.type === 'list') ? lastCommand(body) : undefined;
     if (body === undefined) {
-      this.push('redirect-only', [], [], redirects, node, { ...ctx, stdin });
+      this.push('redirect-only', [], [], redirects, node, withStdin(ctx, stdin));
     } else if (body.type === 'command') {
-      this.command(body, { ...ctx, stdin }, redirects);
+      this.command(body, withStdin(ctx, stdin), redirects);
     } else if (last !== undefined) {
       // tree-sitter hangs `a | b > f` and `a && b > f` on the whole pipeline or list; bash binds
       // the redirections to the last simple command.
+      this.pendingRedirects ??= new Map();
       this.pendingRedirects.set(last, { redirects, stdin });
       this.statement(body, ctx);
     } else {
-      this.statement(body, { ...ctx, stdin });
+      this.statement(body, withStdin(ctx, stdin));
       this.push('redirect-only', [], [], redirects, node, ctx);
     }
     // tree-sitter hangs `cmd <<EOF | next && other` off the heredoc: they follow in a pipeline.
-    if (trailing.length > 0) this.pipeline(trailing, { ...ctx, stdin: 'pipe' });
+    if (trailing.length > 0) this.pipeline(trailing, withStdin(ctx, 'pipe'));
   }
 
   private command(node: SyntaxNode, ctx: Context, extraRedirects: readonly Redirect[]): void {
     const assignments: Assignment[] = [];
     const argv: Word[] = [];
-    const pending = this.pendingRedirects.get(node);
-    const redirects: Redirect[] = [...extraRedirects, ...(pending?.redirects ?? [])];
+    const pending = this.pendingRedirects?.get(node);
+    const redirects: Redirect[] =
+      pending === undefined ? extraRedirects.slice() : [...extraRedirects, ...pending.redirects];
     let stdin = pending && pending.stdin !== 'inherit' ? pending.stdin : ctx.stdin;
     for (const child of node.children) {
       switch (child.type) {
@@ -451,10 +459,14 @@ class Walker {
           argv.push(this.word(child, ctx));
       }
     }
-    this.push(argv.length === 0 ? 'assignment' : 'command', argv, assignments, redirects, node, {
-      ...ctx,
-      stdin,
-    });
+    this.push(
+      argv.length === 0 ? 'assignment' : 'command',
+      argv,
+      assignments,
+      redirects,
+      node,
+      withStdin(ctx, stdin),
+    );
     this.trackCd(argv);
     this.trackAssigningBuiltins(argv);
   }

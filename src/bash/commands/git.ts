@@ -8,6 +8,7 @@ import {
   type EffectSink,
   type OptionEffect,
   type OptionRules,
+  subContext,
 } from './spec.js';
 
 /**
@@ -696,7 +697,7 @@ const git: CommandSpec = {
     }
     // The subcommand comes from the command line: never read it through the prototype chain.
     const analyzer = Object.hasOwn(SUBCOMMANDS, sub.value) ? SUBCOMMANDS[sub.value] : undefined;
-    const subCtx = { ...ctx, name: `git ${sub.value}`, args: rest.slice(1) };
+    const subCtx = subContext(ctx, `git ${sub.value}`, rest.slice(1));
     if (analyzer === undefined) {
       sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);
       return;

@@ -151,7 +151,9 @@ export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: Optio
     if (effect === undefined) continue;
     applyEffect(effect, o.value, o.written, sink, ctx);
   }
-  return { ...parsed, table };
+  // One shape for every result: a spread here costs more than the parse on short lines.
+  const { options, operands, unknown, dynamicOptions, restIndex } = parsed;
+  return { options, operands, unknown, dynamicOptions, restIndex, table };
 }
 
 interface CompiledRules {
@@ -259,7 +261,7 @@ export function subcommands(
       const rest = parsed.restIndex === undefined ? [] : ctx.args.slice(parsed.restIndex);
       const sub = rest[0];
       if (sub === undefined) {
-        fallback({ ...ctx, args: [] }, sink);
+        fallback(subContext(ctx, ctx.name, []), sink);
         return;
       }
       if (sub.expansions.length > 0) {
@@ -267,8 +269,20 @@ export function subcommands(
         return;
       }
       const analyzer = (Object.hasOwn(subs, sub.value) ? subs[sub.value] : undefined) ?? fallback;
-      analyzer({ ...ctx, name: `${ctx.name} ${sub.value}`, args: rest.slice(1) }, sink);
+      analyzer(subContext(ctx, `${ctx.name} ${sub.value}`, rest.slice(1)), sink);
     },
+  };
+}
+
+/** The context of a subcommand (`git log`): its own name and arguments. */
+export function subContext(ctx: CommandContext, name: string, args: readonly Word[]): CommandContext {
+  return {
+    name,
+    args,
+    command: ctx.command,
+    line: ctx.line,
+    extraArgs: ctx.extraArgs,
+    repeated: ctx.repeated,
   };
 }
 
