@@ -40,8 +40,7 @@ interface NativeCursor {
   gotoParent(): boolean;
 }
 interface NativeTree {
-  rootNode: { hasError: boolean };
-  walk(): NativeCursor;
+  rootNode: { hasError: boolean; walk(): NativeCursor };
 }
 interface NativeParser {
   parse(source: string): NativeTree;
@@ -84,7 +83,9 @@ export function parseSyntax(source: string): SyntaxResult {
   }
   const g = loadGrammar();
   const tree = g.parser.parse(source);
-  const cursor = tree.walk();
+  // One root node for both the walk and the error flag: each `tree.rootNode` crosses into C++.
+  const rootNode = tree.rootNode;
+  const cursor = rootNode.walk();
   const root: MutableNode = {
     type: typeName(g, cursor.nodeTypeId, cursor),
     named: true,
@@ -123,14 +124,14 @@ export function parseSyntax(source: string): SyntaxResult {
       }
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent() || stack.length === 1) {
-          return { ok: true, tree: { root, hasError: tree.rootNode.hasError } };
+          return { ok: true, tree: { root, hasError: rootNode.hasError } };
         }
         stack.pop();
         parent = stack[stack.length - 1]!;
       }
     }
   }
-  return { ok: true, tree: { root, hasError: tree.rootNode.hasError } };
+  return { ok: true, tree: { root, hasError: rootNode.hasError } };
 }
 
 interface MutableNode {

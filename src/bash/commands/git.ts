@@ -641,7 +641,8 @@ const CHANGES: Record<string, Analyzer> = {
   },
 };
 
-const SUBCOMMANDS: Record<string, Analyzer> = { ...READ_ONLY, ...CHANGES };
+/** A Map: the subcommand comes from the command line, never read through a prototype chain. */
+const SUBCOMMANDS: ReadonlyMap<string, Analyzer> = new Map(Object.entries({ ...READ_ONLY, ...CHANGES }));
 
 const GLOBAL_OPTIONS = [
   'C=',
@@ -695,8 +696,7 @@ const git: CommandSpec = {
       sink.notUnderstood(`git: the subcommand "${sub.raw}" is only known at run time`);
       return;
     }
-    // The subcommand comes from the command line: never read it through the prototype chain.
-    const analyzer = Object.hasOwn(SUBCOMMANDS, sub.value) ? SUBCOMMANDS[sub.value] : undefined;
+    const analyzer = SUBCOMMANDS.get(sub.value);
     const subCtx = subContext(ctx, `git ${sub.value}`, rest.slice(1));
     if (analyzer === undefined) {
       sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);
