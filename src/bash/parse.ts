@@ -429,20 +429,57 @@ class Walker {
     const redirects: Redirect[] =
       pending === undefined ? extraRedirects.slice() : [...extraRedirects, ...pending.redirects];
     let stdin = pending && pending.stdin !== 'inherit' ? pending.stdin : ctx.stdin;
+    // tree-sitter sometimes ends a word where bash does not: `'r'\m` or `r\<newline>m` come out
+    // as two nodes with nothing (or only a line continuation) between them, which bash reads
+    // as the one word `rm`. Such neighbours are joined; after a redirect or an assignment they
+    // make the line not understood.
+    let previous: { end: number; kind: 'word' | 'other'; nodes: readonly SyntaxNode[] } | undefined;
+    const addWord = (
+      nodes: readonly SyntaxNode[],
+      span: SyntaxNode | undefined,
+      start: number,
+      end: number,
+    ) => {
+      if (previous !== undefined && this.joined(previous.end, start)) {
+        if (previous.kind === 'word') {
+          const merged = [...previous.nodes, ...nodes];
+          argv[argv.length - 1] = this.wordOf(merged, undefined, ctx);
+          previous = { end, kind: 'word', nodes: merged };
+          return;
+        }
+        this.problem(
+          `parser disagreement: "${this.source.slice(previous.end, end)}" continues the word before it, which bash would read as one`,
+        );
+      }
+      argv.push(this.wordOf(nodes, span, ctx));
+      previous = { end, kind: 'word', nodes };
+    };
     for (const child of node.children) {
+      // Nor does a simple command go on past an unescaped newline; tree-sitter sometimes reads
+      // `… | head⏎mysql <<'SQL'…` as the one command `head mysql`.
+      if (
+        previous !== undefined &&
+        child.type !== 'comment' &&
+        this.newlineBetween(previous.end, child.start)
+      )
+        this.problem(
+          `parser disagreement: "${this.snippet(node)}" is read as one command across a line break`,
+        );
       switch (child.type) {
         case 'variable_assignment':
           assignments.push(this.assignment(child, ctx, argv.length === 0));
+          previous = { end: child.end, kind: 'other', nodes: [] };
           break;
         case 'file_redirect':
         case 'herestring_redirect': {
           const r = this.redirect(child, ctx);
           redirects.push(r);
           if (r.op === '<<<') stdin = 'herestring';
+          previous = { end: child.end, kind: 'other', nodes: [] };
           break;
         }
         case 'command_name':
-          argv.push(this.wordOf(child.children, child, ctx));
+          addWord(child.children, child, child.start, child.end);
           break;
         case 'comment':
           break;
@@ -451,12 +488,13 @@ class Walker {
           if (argv.length !== 1 || argv[0]!.value !== 'time')
             this.problem('unsupported subshell inside a command');
           this.isolatedCwd(() => this.statements(child.children, ctx));
+          previous = { end: child.end, kind: 'other', nodes: [] };
           break;
         default:
           if (!child.named && !ARGUMENT_TOKENS.has(child.type)) {
             this.problem(`unsupported token "${child.type}" in a command`);
           }
-          argv.push(this.word(child, ctx));
+          addWord([child], child, child.start, child.end);
       }
     }
     this.push(
@@ -706,6 +744,19 @@ class Walker {
 
   private literalWord(text: string): Word {
     return { value: text, raw: text, expansions: [], dynamicStart: false };
+  }
+
+  /** Whether the text between two nodes holds a newline that is not a line continuation. */
+  private newlineBetween(end: number, start: number): boolean {
+    const gap = this.source.slice(end, start);
+    return gap.includes('\n') && gap.replaceAll('\\\n', '').includes('\n');
+  }
+
+  /** Whether bash reads the text between two nodes as no separation at all. */
+  private joined(end: number, start: number): boolean {
+    if (start === end) return true;
+    const gap = this.source.slice(end, start);
+    return LINE_CONTINUATIONS.test(gap);
   }
 
   private word(node: SyntaxNode, ctx: Context): Word {
@@ -1071,6 +1122,8 @@ function union(a: CwdSet, b: CwdSet): CwdSet {
 /** A word holding one of these goes through WordBuilder: escapes, blanks, globs, braces, tildes. */
 const NOT_PLAIN = /[\\\s*?[{~]/;
 const UNESCAPED_BLANK = /(^|[^\\])[ \t\n\r]/;
+/** Only backslash-newlines: bash removes them before it splits words, so they separate nothing. */
+const LINE_CONTINUATIONS = /^(?:\\\n)+$/;
 const INTEGER = /^[-+]?\d+$/;
 
 const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);

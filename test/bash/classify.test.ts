@@ -267,6 +267,13 @@ const notReadOnly: [string, boolean][] = [
   ['git log &&& rm -rf /', true],
   ['git statusls', true],
   ['echo hi & rm -rf x', true],
+  // tree-sitter ends words where bash does not: a quoted part then an escape, a line continuation.
+  ["'r'\\m -rf x", true],
+  ['"r"\\m -rf x', true],
+  ["$'r'\\m -rf x", true],
+  ['r\\\nm -rf x', true],
+  // tree-sitter reads the last command of a long pipeline and the next line as one command.
+  ["sort names.txt | uniq -c | sort -rn | head\nmysql -u root <<'SQL'\nDROP DATABASE staging;\nSQL", true],
 ];
 
 describe('classifyBash', () => {
@@ -300,6 +307,15 @@ describe('classifyBash', () => {
     expect(classifyBash('tail -f log').readOnly).toBe(true);
     expect(classifyBash('tail -f log').concurrencySafe).toBe(false);
     expect(classifyBash('rm x').concurrencySafe).toBe(false);
+  });
+
+  it('joins what bash joins: the words are those bash passes', () => {
+    expect(classifyBash("'r'\\m -rf x").commands).toEqual(["'r'\\m -rf x"]);
+    expect(classifyBash("'r'\\m -rf x").reasons.join(' ')).toMatch(/rm deletes x/);
+    expect(classifyBash('r\\\nm -rf x').reasons.join(' ')).toMatch(/rm deletes x/);
+    expect(classifyBash("git p'u'\\sh").reasons.join(' ')).toMatch(/git push sends commits/);
+    // Still read-only where the joined word is harmless.
+    expect(classifyBash("ec'h'\\o hi").readOnly).toBe(true);
   });
 
   it('lists the commands and the files written', () => {
