@@ -49,6 +49,45 @@ const rows = Object.entries(samples).map(([name, s]) => {
 console.log(`## bench/classify — ${lines.length} corpus lines x ${rounds} rounds (µs per line)\n`);
 console.log(table(['subject', 'median µs', 'p99 µs', 'median vs bare parse'], rows));
 
+// The floor of any classifier on this binding: parse, then visit every node through the cursor
+// and read what src/bash/syntax.ts reads (type id; start and end of named nodes; the error flag).
+// Measured on its own, after the table above, so it does not change that table's conditions.
+const named = new Set(
+  (Bash.nodeTypeInfo as { type: string; named: boolean }[]).filter((t) => t.named).map((t) => t.type),
+);
+const namedById: boolean[] = [];
+function parseAndWalk(l: string): number {
+  const root = parser.parse(l).rootNode;
+  const cursor = root.walk();
+  let sum = 0;
+  for (;;) {
+    const id: number = cursor.nodeTypeId;
+    namedById[id] ??= named.has(cursor.nodeType);
+    if (namedById[id]) sum += cursor.startIndex + cursor.endIndex;
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return root.hasError ? -sum : sum;
+  }
+}
+const floor: Record<string, number[]> = { 'tree-sitter parse (bare)': [], 'parse + cursor walk': [] };
+for (let i = 0; i < 3; i++) for (const l of lines) parseAndWalk(l);
+for (let r = 0; r < rounds; r++) {
+  for (const l of lines) {
+    floor['tree-sitter parse (bare)']!.push(timeMicros(() => parser.parse(l)));
+    floor['parse + cursor walk']!.push(timeMicros(() => parseAndWalk(l)));
+  }
+}
+const floorBase = summarize(floor['tree-sitter parse (bare)']!);
+console.log('\n### the tree walk alone (the floor of a classifier on the node binding)\n');
+console.log(
+  table(
+    ['subject', 'median µs', 'p99 µs', 'median vs bare parse'],
+    Object.entries(floor).map(([name, s]) => {
+      const st = summarize(s);
+      return [name, st.median, st.p99, st.median / floorBase.median];
+    }),
+  ),
+);
+
 // Hostile sizes: each must come back quickly with "too complex".
 const hostile: Record<string, string> = {
   '1 MB line': `echo ${'a'.repeat(1024 * 1024)}`,
