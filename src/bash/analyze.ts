@@ -6,6 +6,7 @@ import type {
   EffectSink,
   RunOptions,
   ScriptOptions,
+  TreeRead,
   WriteHow,
 } from './commands/spec.js';
 import { isSensitiveShellVariable, variableRisk } from './environment.js';
@@ -35,6 +36,8 @@ export interface CommandReport {
   readonly env: readonly { name: string; value: Word }[];
   readonly cwd: CwdSet;
   readonly reads: readonly Word[];
+  /** Directories it reads every file below (also listed in `reads`). */
+  readonly readTrees: readonly { readonly root: Word; readonly how: TreeRead }[];
   readonly writes: readonly WriteTarget[];
   readonly removes: readonly Word[];
   /** Why it is not read-only (empty when it is). */
@@ -312,6 +315,10 @@ class CommandSink implements EffectSink {
     this.r.read(target);
   }
 
+  readTree(root: Word, how: TreeRead): void {
+    this.r.readTree(root, how);
+  }
+
   write(target: Word, how: WriteHow, why: string): void {
     this.r.write(target, how, why);
   }
@@ -394,6 +401,7 @@ function short(text: string): string {
 
 class ReportBuilder {
   private readonly reads: Word[] = [];
+  private readonly trees: { root: Word; how: TreeRead }[] = [];
   private readonly writes: WriteTarget[] = [];
   private readonly removes: Word[] = [];
   private readonly notRO: string[] = [];
@@ -418,6 +426,11 @@ class ReportBuilder {
 
   read(target: Word): void {
     this.reads.push(target);
+  }
+
+  readTree(root: Word, how: TreeRead): void {
+    this.reads.push(root);
+    this.trees.push({ root, how });
   }
 
   write(target: Word, how: WriteHow, why: string, viaRedirect = false): void {
@@ -487,6 +500,7 @@ class ReportBuilder {
       env: this.envs,
       cwd: this.cmd.cwd,
       reads: this.reads,
+      readTrees: this.trees,
       writes: this.writes,
       removes: this.removes,
       notReadOnly: this.notRO,

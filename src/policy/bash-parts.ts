@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CommandReport, LineAnalysis } from '../bash/analyze.js';
 import type { CwdSet } from '../bash/command-line.js';
+import type { TreeRead } from '../bash/commands/spec.js';
 import { variableRisk } from '../bash/environment.js';
 import { isDynamic, type Word } from '../bash/word.js';
 import type { FileSystemView } from './fs-view.js';
@@ -50,6 +51,8 @@ export interface BashPart {
   /** Every `X=1` before the command is harmless (allow rules may look past only those). */
   readonly harmlessEnv: boolean;
   readonly reads: readonly PathRef[];
+  /** Directories it reads every file below (grep -r, rg, tar -c), also among `reads`. */
+  readonly readTrees: readonly (PathRef & { readonly how: TreeRead })[];
   readonly writes: readonly WriteRef[];
   readonly removes: readonly PathRef[];
   /** The directories it may run in; undefined when a `cd` made that unknown. */
@@ -110,6 +113,7 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
         (e) => variableRisk(e.name, isDynamic(e.value) ? undefined : e.value.value).kind === 'harmless',
       ),
       reads: report.reads.map(resolve),
+      readTrees: report.readTrees.map((t) => ({ ...resolve(t.root), how: t.how })),
       writes: report.writes.map((w) => ({ ...resolve(w.target), viaRedirect: w.viaRedirect })),
       removes: report.removes.map(resolve),
       cwds,

@@ -17,6 +17,7 @@ import {
   type MatchContext,
   pathRuleHit,
   type RuleHit,
+  readRuleTester,
   toolRuleHit,
 } from './rule-match.js';
 import { checkInput, type ToolClass, toolInfo } from './tools.js';
@@ -305,6 +306,8 @@ function decideBash(
         mode,
       );
     }
+    const tree = uncheckedTree(parts, ctx);
+    if (tree) return finalAsk({ behavior: 'ask', by: 'guard', reason: tree }, mode);
     const unknown = unknownPath(parts);
     if (unknown) {
       return finalAsk(
@@ -393,6 +396,39 @@ function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): R
       const h = pathRuleHit(kind, 'edit', p, ctx);
       if (h) return { ...h, target: `${part.display} (writes ${p})` };
     }
+  // `grep -r x .` reads .env if there is one: every file below is a read of its own.
+  if (part.readTrees.length > 0 && ctx.policy.pathRules.read[kind].length > 0) {
+    const test = readRuleTester(kind, ctx);
+    for (const t of part.readTrees)
+      for (const root of t.paths ?? []) {
+        const realRoot = ctx.fs.realpath(root);
+        // A link's target is resolved whole: it may lead anywhere, including into a tree already seen.
+        for (const e of ctx.fs.walk?.(root, t.how, TREE_LIMIT) ?? []) {
+          const real = e.link ? ctx.fs.realpath(e.path) : realRoot + e.path.slice(root.length);
+          const h = test(e.path, real);
+          if (h) return { ...h, target: `${part.display} (reads ${e.path}, below ${root})` };
+        }
+      }
+  }
+  return undefined;
+}
+
+/** How many files and directories below a recursively read directory are checked, at most. */
+const TREE_LIMIT = 20_000;
+
+/**
+ * A directory read all the way down whose files could not all be checked against the rules
+ * on reads (too many, or no way to list them): the deny rules cannot be ruled out.
+ */
+function uncheckedTree(parts: readonly BashPart[], ctx: MatchContext): string | undefined {
+  const rules = ctx.policy.pathRules.read;
+  if (rules.deny.length + rules.ask.length === 0) return undefined;
+  for (const part of parts)
+    for (const t of part.readTrees)
+      for (const root of t.paths ?? []) {
+        if (ctx.fs.walk?.(root, t.how, TREE_LIMIT) !== undefined) continue;
+        return `${part.display} reads every file below ${root}, too many to check against the rules on reads (over ${TREE_LIMIT.toLocaleString('en-US')}), so a deny rule might apply`;
+      }
   return undefined;
 }
 
@@ -530,12 +566,23 @@ function memoized(fs: FileSystemView): FileSystemView {
     }
     return r;
   };
-  return {
+  const view: FileSystemView = {
     home: fs.home,
     glob: (pattern, cwd) => fs.glob(pattern, cwd),
     realpath,
     realpathAnchor: (p) => real.get(p) ?? (anchor ? anchor(p) : realpath(p)),
   };
+  const walk = fs.walk?.bind(fs);
+  if (walk) {
+    // The deny pass, the ask pass and the guard all look at the same trees: list each once.
+    const trees = new Map<string, ReturnType<typeof walk>>();
+    view.walk = (root, how, limit) => {
+      const key = `${root}\0${how.skipsHidden}${how.followsLinks}${limit}`;
+      if (!trees.has(key)) trees.set(key, walk(root, how, limit));
+      return trees.get(key);
+    };
+  }
+  return view;
 }
 
 function traceParts(trace: string[], parts: readonly BashPart[]): void {

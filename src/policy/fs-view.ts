@@ -19,6 +19,25 @@ export interface FileSystemView {
    * names always go through realpath().
    */
   realpathAnchor?(absolutePath: string): string;
+  /**
+   * Every file and directory below a directory a command reads recursively (`grep -r`, `rg`,
+   * `tar -c`), as absolute paths under `root` as given; undefined when there are more than
+   * `limit` or the tree cannot be read. A view without it makes such reads unknown (ask).
+   */
+  walk?(root: string, how: TreeWalk, limit: number): readonly WalkEntry[] | undefined;
+}
+
+export interface TreeWalk {
+  /** Leave out names starting with a dot, as rg does by default. */
+  readonly skipsHidden: boolean;
+  /** Descend into symlinks to directories, as grep -R does. */
+  readonly followsLinks: boolean;
+}
+
+export interface WalkEntry {
+  readonly path: string;
+  /** A symlink: where it leads has to be looked at too. */
+  readonly link: boolean;
 }
 
 const MAX_GLOB_RESULTS = 1000;
@@ -30,6 +49,7 @@ export function nodeFileSystem(home: string = os.homedir()): FileSystemView {
     home,
     realpath: realpathOfLongestPrefix,
     glob: (pattern, cwd) => expandGlob(pattern, cwd),
+    walk: walkTree,
     realpathAnchor(p) {
       // A few seconds of caching: a warm process (serve) still sees a re-pointed workspace soon.
       const now = Date.now();
@@ -65,6 +85,60 @@ export function realpathOfLongestPrefix(p: string): string {
     tail.push(path.basename(head));
     head = parent;
   }
+}
+
+/**
+ * The tree below `root`, depth first, without following symlinks unless asked (and then never
+ * twice into the same directory). A root that is a file is its own only entry.
+ */
+export function walkTree(root: string, how: TreeWalk, limit: number): readonly WalkEntry[] | undefined {
+  const entries: WalkEntry[] = [];
+  let top: fs.Stats | undefined;
+  try {
+    top = fs.statSync(root, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (top === undefined) return entries;
+  if (!top.isDirectory()) return [{ path: root, link: false }];
+  const seen = new Set<string>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    if (how.followsLinks) {
+      let real: string;
+      try {
+        real = fs.realpathSync.native(dir);
+      } catch {
+        continue;
+      }
+      if (seen.has(real)) continue;
+      seen.add(real);
+    }
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      // A directory the command could not read either: nothing of it is read.
+      continue;
+    }
+    for (const d of names) {
+      if (how.skipsHidden && d.name.startsWith('.')) continue;
+      const p = dir.endsWith('/') ? dir + d.name : `${dir}/${d.name}`;
+      const link = d.isSymbolicLink();
+      entries.push({ path: p, link });
+      if (entries.length > limit) return undefined;
+      if (d.isDirectory()) stack.push(p);
+      else if (link && how.followsLinks) {
+        try {
+          if (fs.statSync(p).isDirectory()) stack.push(p);
+        } catch {
+          // A dangling link leads nowhere.
+        }
+      }
+    }
+  }
+  return entries;
 }
 
 /**

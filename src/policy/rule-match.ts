@@ -104,6 +104,8 @@ export function pathRuleHit(
   access: 'read' | 'edit',
   absolutePath: string,
   ctx: MatchContext,
+  /** Where the path leads, when the caller knows it already (a walk below a resolved directory). */
+  knownReal?: string,
 ): RuleHit | undefined {
   const lists: ['read' | 'edit', RuleKind][] =
     kind === 'allow'
@@ -121,7 +123,7 @@ export function pathRuleHit(
           ];
   const p = ctx.policy.pathRules;
   if (lists.every(([a, k]) => p[a][k].length === 0)) return undefined;
-  const real = ctx.fs.realpath(absolutePath);
+  const real = knownReal ?? ctx.fs.realpath(absolutePath);
   const paths = real === absolutePath ? [absolutePath] : [absolutePath, real];
   for (const [a, k] of lists) {
     for (const r of ctx.policy.pathCandidates(a, k, paths)) {
@@ -139,6 +141,35 @@ export function pathRuleHit(
     }
   }
   return undefined;
+}
+
+/**
+ * Read rules of one kind, prepared once to test many paths: the files below a directory a
+ * command reads recursively, listed top down. Each path is tested by itself (its directories
+ * were entries before it, and the directory read was checked as a read of its own); otherwise
+ * the same as pathRuleHit(kind, 'read', ...). Paths must be normalized.
+ */
+export function readRuleTester(
+  kind: 'deny' | 'ask',
+  ctx: MatchContext,
+): (absolutePath: string, real: string) => RuleHit | undefined {
+  const prepared = ctx.policy.pathRules.read[kind].map((r) => ({
+    rule: r,
+    patterns: anchorVariants(ctx, r.policyRoot).map((anchors) => r.path!(anchors)),
+  }));
+  return (absolutePath, real) => {
+    for (const { rule, patterns } of prepared) {
+      if (
+        !patterns.some(
+          (p) => p.matchesItself(absolutePath) || (real !== absolutePath && p.matchesItself(real)),
+        )
+      )
+        continue;
+      const hit = applies(rule, ctx);
+      if (hit) return { ...hit, target: absolutePath };
+    }
+    return undefined;
+  };
 }
 
 function anchorVariants(

@@ -1,4 +1,4 @@
-import type { Word } from '../word.js';
+import { dynamicWord, type Word } from '../word.js';
 import {
   applyOptions,
   type CommandContext,
@@ -15,6 +15,14 @@ import {
  */
 
 const literal = (value: string): Word => ({ value, raw: value, expansions: [], dynamicStart: false });
+
+/** A path operand taken relative to a directory option (`tar -C dir member`). */
+function under(dir: Word, member: Word): Word {
+  if (member.expansions.length === 0 && member.value.startsWith('/')) return member;
+  if (dir.expansions.length > 0 || member.expansions.length > 0)
+    return dynamicWord(`${dir.raw}/${member.raw}`);
+  return literal(dir.value.endsWith('/') ? `${dir.value}${member.value}` : `${dir.value}/${member.value}`);
+}
 
 const TAR_OPTIONS = [
   'A|catenate|concatenate',
@@ -170,7 +178,14 @@ const tar: CommandSpec = {
       return;
     }
     if (ids.has('create')) {
-      for (const m of members) sink.read(m);
+      // Members are read all the way down (unless --no-recursion), relative to -C's directory.
+      const dir = parsed.options.find((o) => o.id === 'directory')?.value;
+      const how = { skipsHidden: false, followsLinks: ids.has('dereference') };
+      for (const m of members) {
+        const member = dir === undefined ? m : under(dir, m);
+        if (ids.has('no-recursion')) sink.read(member);
+        else sink.readTree(member, how);
+      }
       if (archive && archive.value !== '-')
         sink.write(archive, 'overwrite', `tar -c writes the archive ${archive.raw}`);
       if (ids.has('remove-files'))
@@ -247,7 +262,14 @@ const zip: CommandSpec = {
     if (flags.some((f) => /^(-m|--move)$/.test(f) || /^-[a-zA-Z]*m/.test(f))) {
       for (const w of operands.slice(1)) sink.remove(w, `zip -m deletes ${w.raw} after adding it`);
     }
-    for (const w of operands.slice(1)) sink.read(w);
+    const recursive = flags.some(
+      (f) => /^(-r|--recurse-paths|-R|--recurse-patterns)$/.test(f) || /^-[a-zA-Z]*[rR]/.test(f),
+    );
+    const how = { skipsHidden: false, followsLinks: true };
+    for (const w of operands.slice(1)) {
+      if (recursive) sink.readTree(w, how);
+      else sink.read(w);
+    }
     if (archive) sink.write(archive, 'modify', `zip writes the archive ${archive.raw}`);
   },
 };

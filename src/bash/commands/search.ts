@@ -55,6 +55,8 @@ const GREP_OPTIONS = [
   'line-regexp',
 ];
 
+const HERE: Word = { value: '.', raw: '.', expansions: [], dynamicStart: false };
+
 const GREP_RULES: OptionRules = {
   options: GREP_OPTIONS,
   anyOption: true,
@@ -68,10 +70,19 @@ const grep: CommandSpec = {
     const operands = [...parsed.operands];
     const hasPattern = parsed.options.some((o) => o.id === 'regexp' || o.id === 'file');
     if (!hasPattern) operands.shift();
-    const recursive = parsed.options.some((o) => o.id === 'recursive' || o.id === 'dereference-recursive');
-    if (operands.length === 0 && recursive)
-      sink.read({ value: '.', raw: '.', expansions: [], dynamicStart: false });
-    for (const w of operands) sink.read(w);
+    const follows = parsed.options.some((o) => o.id === 'dereference-recursive');
+    const recursive =
+      follows ||
+      parsed.options.some(
+        (o) => o.id === 'recursive' || (o.id === 'directories' && o.value?.value === 'recurse'),
+      );
+    if (!recursive) {
+      for (const w of operands) sink.read(w);
+      return;
+    }
+    // Recursive with no operand searches the working directory.
+    if (operands.length === 0) operands.push(HERE);
+    for (const w of operands) sink.readTree(w, { skipsHidden: false, followsLinks: follows });
   },
 };
 
@@ -113,6 +124,10 @@ const RG_RULES: OptionRules = {
     'ignore-file=',
     'z|search-zip',
     'no-config',
+    '.|hidden',
+    'no-hidden',
+    'u|unrestricted',
+    'L|follow',
   ],
   anyOption: true,
   effects: {
@@ -130,8 +145,15 @@ const rg: CommandSpec = {
     const operands = [...parsed.operands];
     const hasPattern = parsed.options.some((o) => o.id === 'regexp' || o.id === 'file');
     if (!hasPattern) operands.shift();
-    if (operands.length === 0) sink.read({ value: '.', raw: '.', expansions: [], dynamicStart: false });
-    for (const w of operands) sink.read(w);
+    if (operands.length === 0) operands.push(HERE);
+    // rg leaves out hidden files unless told (--hidden, -., -uu); .gitignore is not modelled,
+    // which can only make toolgate think it reads more than it does.
+    const unrestricted = parsed.options.filter((o) => o.id === 'unrestricted').length;
+    const how = {
+      skipsHidden: !parsed.options.some((o) => o.id === 'hidden') && unrestricted < 2,
+      followsLinks: parsed.options.some((o) => o.id === 'follow'),
+    };
+    for (const w of operands) sink.readTree(w, how);
   },
 };
 
@@ -148,6 +170,9 @@ const AG_RULES: OptionRules = {
     'm|max-count=',
     'depth=',
     'p|path-to-ignore=',
+    'hidden',
+    'u|unrestricted',
+    'f|follow',
   ],
   anyOption: true,
   effects: { pager: 'exec', output: 'not-read-only' },
@@ -158,7 +183,14 @@ const ag: CommandSpec = {
     const parsed = applyOptions(ctx, sink, AG_RULES);
     const operands = [...parsed.operands];
     operands.shift();
-    for (const w of operands) sink.read(w);
+    if (operands.length === 0) operands.push(HERE);
+    // ag leaves out hidden files unless --hidden (-u: everything); ack is taken to read them all.
+    const how = {
+      skipsHidden:
+        ctx.name === 'ag' && !parsed.options.some((o) => o.id === 'hidden' || o.id === 'unrestricted'),
+      followsLinks: parsed.options.some((o) => o.id === 'follow'),
+    };
+    for (const w of operands) sink.readTree(w, how);
   },
 };
 

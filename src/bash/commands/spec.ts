@@ -26,9 +26,22 @@ export type WriteHow =
   /** Changes metadata only: permissions, owner, timestamps (chmod, chown). */
   | 'attributes';
 
+/** How a command walks a directory tree it reads (see EffectSink.readTree). */
+export interface TreeRead {
+  /** It leaves out files and directories whose names start with a dot (rg, ag by default). */
+  readonly skipsHidden: boolean;
+  /** It follows symlinks to directories (grep -R, rg -L, tar -h). */
+  readonly followsLinks: boolean;
+}
+
 export interface EffectSink {
   /** A file or directory the command reads. */
   read(target: Word): void;
+  /**
+   * A directory whose files the command reads, all the way down (grep -r, rg, tar -c): a rule
+   * that denies reading any file below it applies. The directory itself is read too.
+   */
+  readTree(root: Word, how: TreeRead): void;
   write(target: Word, how: WriteHow, why: string): void;
   remove(target: Word, why: string): void;
   /** A command the line shows, run by this one (wrappers, xargs, find -exec). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Minimatch } from 'minimatch';
+import { GLOBSTAR, Minimatch } from 'minimatch';
 
 /**
  * The one path matcher: Claude Code's Read/Edit path patterns (gitignore semantics, four
@@ -31,7 +31,13 @@ export interface PathPattern {
   source: string;
   /** The absolute glob it became. */
   glob: string;
+  /** The path, or a directory it is in, matches. */
   matches(absolutePath: string): boolean;
+  /**
+   * The path itself matches, its directories aside: for walking a tree top down, where each
+   * directory has been tested as an entry of its own. `normalizedPath` must be normalized.
+   */
+  matchesItself(normalizedPath: string): boolean;
 }
 
 export class PathPatternError extends Error {
@@ -77,12 +83,19 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
   const glob = anchorPathPattern(pattern, kind, anchors);
   const mm = new Minimatch(glob, MM_OPTIONS);
   if (mm.set.length === 0) throw new PathPatternError(`path pattern "${pattern}" matches nothing`);
+  const prefixes = literalPrefixes(mm);
+  const inside = (p: string) =>
+    prefixes === undefined || prefixes.some((pre) => p === pre || p.startsWith(`${pre}/`));
+  const anyDepth = anyDepthParts(mm);
   return {
     source: pattern,
     glob,
     matches(absolutePath: string): boolean {
+      const normalized = path.posix.normalize(absolutePath);
+      if (!inside(normalized)) return false;
+      if (anyDepth) return anyDepthMatch(anyDepth, normalized, false);
       // A directory match covers its contents: test the path and each of its ancestors.
-      let current = path.posix.normalize(absolutePath);
+      let current = normalized;
       for (;;) {
         if (mm.match(current)) return true;
         const parent = path.posix.dirname(current);
@@ -90,7 +103,73 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
         current = parent;
       }
     },
+    matchesItself(normalizedPath: string): boolean {
+      if (!inside(normalizedPath)) return false;
+      return anyDepth ? anyDepthMatch(anyDepth, normalizedPath, true) : mm.match(normalizedPath);
+    },
   };
+}
+
+/**
+ * The literal directories each alternative of a glob starts with (`/home/u/.ssh` for
+ * `~/.ssh/**`): a path that is neither one of them nor inside one cannot match, and neither
+ * can its directories. Undefined when some alternative starts with a pattern right at `/`.
+ */
+function literalPrefixes(mm: Minimatch): string[] | undefined {
+  const out: string[] = [];
+  for (const parts of mm.set as unknown[][]) {
+    if (parts[0] !== '') return undefined;
+    let n = 1;
+    while (n < parts.length && typeof parts[n] === 'string' && parts[n] !== '') n++;
+    if (n === 1) return undefined;
+    out.push(`/${(parts.slice(1, n) as string[]).join('/')}`);
+  }
+  return out;
+}
+
+type SegmentTest = (segment: string) => boolean;
+type AnyDepth = readonly { readonly prefix: string; readonly test: SegmentTest }[];
+
+/**
+ * The common deny shape: a directory, then `**`, then one NAME segment (`**` + `/.env`,
+ * `**` + `/*.pem`, `~/x/**` + `/id_rsa*`). The path or one of its ancestors matches exactly when a
+ * segment below the directory matches NAME: one test per segment instead of one minimatch
+ * match per ancestor. A recursive read (`grep -r`) checks thousands of paths against every such
+ * rule. Undefined for any other shape (the general walk applies).
+ */
+function anyDepthParts(mm: Minimatch): AnyDepth | undefined {
+  const alternatives: { prefix: string; test: SegmentTest }[] = [];
+  for (const parts of mm.set as unknown[][]) {
+    const n = parts.length;
+    if (n < 3 || parts[0] !== '' || parts[n - 2] !== GLOBSTAR) return undefined;
+    const literal = parts.slice(1, n - 2);
+    if (!literal.every((p): p is string => typeof p === 'string' && p !== '')) return undefined;
+    const last = parts[n - 1];
+    let test: SegmentTest;
+    if (typeof last === 'string') test = (s) => s === last;
+    else if (typeof (last as { test?: unknown }).test === 'function') {
+      const matcher = last as { test(s: string): boolean };
+      test = (s) => matcher.test(s);
+    } else return undefined;
+    alternatives.push({ prefix: `/${literal.join('/')}`, test });
+  }
+  return alternatives;
+}
+
+/** A segment below the prefix matches (any of them; or, for `itself`, the last one). */
+function anyDepthMatch(alternatives: AnyDepth, normalized: string, itself: boolean): boolean {
+  const p = normalized.length > 1 ? normalized.replace(/\/+$/, '') : normalized;
+  for (const { prefix, test } of alternatives) {
+    const start = prefix === '/' ? 1 : prefix.length + 1;
+    if (prefix !== '/' && !p.startsWith(`${prefix}/`)) continue;
+    if (p.length < start) continue;
+    if (itself) {
+      if (test(p.slice(Math.max(start, p.lastIndexOf('/') + 1)))) return true;
+      continue;
+    }
+    for (const segment of p.slice(start).split('/')) if (test(segment)) return true;
+  }
+  return false;
 }
 
 /**

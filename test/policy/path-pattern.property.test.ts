@@ -1,0 +1,75 @@
+import path from 'node:path';
+import fc from 'fast-check';
+import { Minimatch } from 'minimatch';
+import { describe, expect, it } from 'vitest';
+import { anchorPathPattern, compilePathPattern } from '../../src/policy/match/path.js';
+
+/**
+ * Path patterns have a fast matcher for the `dir/**` + `/NAME` shape; it must agree with the
+ * plain definition (minimatch on the path and on each of its ancestors) on every path.
+ */
+const anchors = { cwd: '/w/proj', home: '/home/u', policyRoot: '/w/proj/.toolgate' };
+const reference = (glob: string) => {
+  const mm = new Minimatch(glob, { dot: true, nocomment: true, nonegate: true, noext: false });
+  return (p: string) => {
+    for (let current = path.posix.normalize(p); ; current = path.posix.dirname(current)) {
+      if (mm.match(current)) return true;
+      if (path.posix.dirname(current) === current) return false;
+    }
+  };
+};
+
+const segment = fc.constantFrom(
+  '.env',
+  '.env.example',
+  '.env.local',
+  'env',
+  'x.pem',
+  'id_rsa',
+  'id_rsa.pub',
+  'a',
+  'src',
+  '.git',
+  'secret-dir-4',
+  '.ssh',
+  'w',
+  'proj',
+  'home',
+  'u',
+  'config',
+);
+const absolute = fc.array(segment, { minLength: 0, maxLength: 7 }).map((s) => `/${s.join('/')}`);
+const patterns = [
+  '**/.env',
+  '.env',
+  '**/.env!(*.example|*.sample)',
+  '**/*.pem',
+  '**/id_rsa*',
+  '*.{pem,key}',
+  '~/.ssh/**',
+  '~/.ssh/**/id_*',
+  '//w/**/config',
+  './src/**/.env*',
+  'secret-dir-4/**',
+  '**/secret-dir-4/**',
+  '/config',
+  'src/**',
+];
+
+describe('path patterns: the fast matchers agree with minimatch', () => {
+  for (const pattern of patterns)
+    for (const kind of ['allow', 'deny'] as const)
+      it(`${kind} ${pattern}`, () => {
+        const compiled = compilePathPattern(pattern, kind, anchors);
+        const glob = anchorPathPattern(pattern, kind, anchors);
+        const withAncestors = reference(glob);
+        const itself = new Minimatch(glob, { dot: true, nocomment: true, nonegate: true, noext: false });
+        fc.assert(
+          fc.property(absolute, (p) => {
+            expect(compiled.matches(p), `matches ${p}`).toBe(withAncestors(p));
+            expect(compiled.matchesItself(p), `matchesItself ${p}`).toBe(itself.match(p));
+          }),
+          { numRuns: 400 },
+        );
+      });
+});
