@@ -28,6 +28,8 @@ const readOnly = [
   'env LC_ALL=C sort f',
   'TZ=UTC date +%s',
   'command -v node',
+  // Arithmetic, not a subshell in a subshell: `make` is a variable name here.
+  '((make))',
   'type -a ls',
   'test -f x && echo yes',
   '[[ -n "$HOME" && -d "$HOME" ]]',
@@ -267,6 +269,7 @@ const notReadOnly: [string, boolean][] = [
   ['git log &&& rm -rf /', true],
   ['git statusls', true],
   ['echo hi & rm -rf x', true],
+  ['( (make) )', false],
   // tree-sitter ends words where bash does not: a quoted part then an escape, a line continuation.
   ["'r'\\m -rf x", true],
   ['"r"\\m -rf x', true],
@@ -322,5 +325,70 @@ describe('classifyBash', () => {
     const facts = classifyBash('cat a | tee b > c');
     expect(facts.commands).toEqual(['cat a', 'tee b']);
     expect([...facts.writes].sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe('programs that run a command', () => {
+  // Each runs `rm x` (or the shell code holding it): the inner command is a report of its own.
+  it.each([
+    "script -c 'rm x'",
+    'chroot / rm x',
+    "su -c 'rm x'",
+    "su - root -c 'rm x'",
+    'runuser -u root -- rm x',
+    'nsenter -t 1 rm x',
+    'unshare -r rm x',
+    'setpriv --reuid=1000 rm x',
+    "sg wheel -c 'rm x'",
+    'pkexec rm x',
+    'fakeroot rm x',
+    'firejail --net=none rm x',
+    'systemd-run rm x',
+    'prlimit --nofile=10 rm x',
+    'xvfb-run -a rm x',
+    'dbus-run-session -- rm x',
+    'catchsegv rm x',
+    'setarch x86_64 -R rm x',
+    "flock /tmp/l -c 'rm x'",
+    'flock /tmp/l rm x',
+    "fish -c 'rm x'",
+    "vim -c ':!rm x' -c q",
+    "vim +'%!rm x' f",
+    "gdb -ex 'shell rm x' -ex q",
+    'strace -o log rm x',
+    'ltrace -o log rm x',
+    'valgrind --log-file=v.log rm x',
+    "entr -s 'rm x'",
+  ])('%j runs rm x', (line) => {
+    const facts = classifyBash(line);
+    expect(facts.commands).toContain('rm x');
+    expect(facts.readOnly).toBe(false);
+    expect(facts.destructive).toBe(true);
+  });
+
+  it('is not read-only itself when it runs the command as someone else or as a service', () => {
+    for (const line of ["su -c 'ls'", 'chroot / ls', 'nsenter -t 1 ls', 'systemd-run ls', "fish -c 'ls'"])
+      expect(classifyBash(line).readOnly, line).toBe(false);
+    // Limits, a virtual display, a recorder whose log goes nowhere: as read-only as the command.
+    for (const line of ['prlimit --nofile=10 ls', 'xvfb-run -a ls', "script -qc 'ls' /dev/null"])
+      expect(classifyBash(line).readOnly, line).toBe(true);
+  });
+
+  it('reports what the wrapper itself writes, and where its output runs', () => {
+    expect(classifyBash("script -c 'ls'").writes).toEqual(['typescript']);
+    expect(classifyBash('strace -o trace.txt ls').writes).toEqual(['trace.txt']);
+    expect(classifyBash("strace -o '|sh' ls").reasons.join(' ')).toMatch(/reads commands from stdin/);
+    expect(classifyBash('su -s /bin/rm root').commands).toContain('/bin/rm');
+  });
+
+  it('editors: the files they open may change; commands other than shell escapes are unknown code', () => {
+    const facts = classifyBash("vim -c 'set nu' -c q notes.txt");
+    expect(facts.readOnly).toBe(false);
+    expect(facts.writes).toEqual(['notes.txt']);
+    expect(classifyBash(`vim -c 'call system("rm x")' f`).reasons.join(' ')).toMatch(/editor command/);
+    expect(classifyBash(`emacs --eval '(shell-command "rm x")'`).reasons.join(' ')).toMatch(/runs Lisp/);
+    expect(classifyBash("gdb -batch -ex 'python import os' ./a.out").reasons.join(' ')).toMatch(
+      /debugger command/,
+    );
   });
 });

@@ -110,7 +110,8 @@ describe('classifyBash properties', () => {
       (x: string) => `echo . | xargs ${x}`,
       (x: string) => `find . -maxdepth 0 -exec ${x} \\;`,
       (x: string) => `watch -n 1 ${quote(x)}`,
-      (x: string) => `(${x})`,
+      // Spaced: `((x))` would be bash's arithmetic command, where `make` is a variable name.
+      (x: string) => `( ${x} )`,
       (x: string) => `{ ${x}; }`,
       (x: string) => `if true; then ${x}; fi`,
       (x: string) => `for i in 1; do ${x}; done`,
