@@ -178,7 +178,7 @@ function ignoredByClaudeCode(r: CompiledRule, report: Report): void {
 /**
  * Command lines (argv joined, as Bash rules match them) that run code the line does not show,
  * and that decide() allows once a rule matches them: the command itself is the code runner.
- * Each was checked against decide(): wrappers it looks through (bash -c, eval, sudo, xargs,
+ * Each was checked against decide(): wrappers it looks through (bash -c, eval, sudo, su, xargs,
  * find -exec, env, git -c aliases, awk system()) are not here, since their inner commands are
  * decided on their own.
  */
@@ -225,7 +225,6 @@ const CODE_RUNNERS: readonly (readonly [probe: string, how: string])[] = [
     'cargo run --manifest-path ./x/Cargo.toml',
   ].map((p) => [p, 'a package manager runs any package, binary or script it is named'] as const),
   ['make -f ./x.mk', 'make runs the recipes of any makefile it is given'],
-  ['su -c ./x', 'su runs any command as another user'],
   ['docker run -v /:/host some-image', 'docker runs any image, and a mount of / gives it the host'],
   ['./x', 'it allows running any program'],
 ];

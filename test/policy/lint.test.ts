@@ -154,7 +154,6 @@ describe('lint: allows that grant arbitrary code execution', () => {
     ['Bash(uvx *)', ['uvx', 'some-package']],
     ['Bash(go run *)', ['go', 'run', './x.go']],
     ['Bash(make*)', ['make', '-f', './x.mk']],
-    ['Bash(su *)', ['su', '-c', './x']],
     ['Bash(docker *)', ['docker', 'run', '-v', '/:/host', 'some-image']],
     ['Bash(*)', ['./x']],
   ])('%s really allows %j', async (rule, argv) => {

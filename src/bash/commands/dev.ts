@@ -240,13 +240,7 @@ export const DEVELOPMENT: CommandTable = {
   powershell: interpreter(),
   tclsh: interpreter(),
   expect: interpreter(),
-  gdb: opaque('runs and controls programs'),
   dc: opaque('dc can run shell commands with !'),
-  vim: opaque('is an editor: it can change files and run commands'),
-  vi: opaque('is an editor: it can change files and run commands'),
-  nvim: opaque('is an editor: it can change files and run commands'),
-  nano: opaque('is an editor: it can change files'),
-  emacs: opaque('is an editor: it can change files and run commands'),
   code: opaque('opens an editor'),
 };
 

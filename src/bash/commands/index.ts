@@ -1,13 +1,17 @@
 import { ARCHIVE } from './archive.js';
 import { BUILTINS } from './builtins.js';
 import { DEVELOPMENT } from './dev.js';
+import { EDITORS } from './editors.js';
 import { FILESYSTEM } from './fs.js';
 import { GIT } from './git.js';
+import { LAUNCHERS } from './launchers.js';
 import { NETWORK } from './net.js';
+import { RUN_AS } from './run-as.js';
 import { SEARCH } from './search.js';
 import type { CommandTable } from './spec.js';
 import { SYSTEM } from './system.js';
 import { TEXT } from './text.js';
+import { TRACERS } from './tracers.js';
 import { WRAPPERS } from './wrappers.js';
 
 /**
@@ -20,12 +24,16 @@ export const COMMANDS: CommandTable = Object.freeze(
     SYSTEM,
     NETWORK,
     DEVELOPMENT,
+    EDITORS,
     ARCHIVE,
     FILESYSTEM,
     TEXT,
     SEARCH,
     GIT,
     WRAPPERS,
+    RUN_AS,
+    LAUNCHERS,
+    TRACERS,
     BUILTINS,
   ),
 );

@@ -16,12 +16,12 @@ import {
  * them too.
  */
 
-function rest(ctx: CommandContext, index: number | undefined): readonly Word[] {
+export function rest(ctx: CommandContext, index: number | undefined): readonly Word[] {
   return index === undefined ? [] : ctx.args.slice(index);
 }
 
 /** A wrapper with options, then `COMMAND ARGS...`. */
-function wrapper(
+export function wrapper(
   options: readonly string[],
   opts: {
     transparent?: boolean;
@@ -204,7 +204,7 @@ const sudo: CommandSpec = {
   },
 };
 
-function joinWords(words: readonly Word[]): Word {
+export function joinWords(words: readonly Word[]): Word {
   const dynamic = words.some((w) => w.expansions.length > 0);
   return {
     value: words.map((w) => w.value).join(' '),
@@ -346,8 +346,25 @@ const flock: CommandSpec = {
     if (file && !/^\d+$/.test(file.value))
       sink.write(file, 'create', `flock creates the lock file ${file.raw}`);
     const script = parsed.options.find((o) => o.id === 'command')?.value;
-    if (script) sink.runScript(script, 'flock -c', { shown: true });
-    else if (operands.length > 1) sink.run(operands.slice(1), 'flock');
+    if (script) {
+      sink.runScript(script, 'flock -c', { shown: true });
+      return;
+    }
+    // The usual form is `flock FILE -c CMD`: flock looks for -c after the file itself, and
+    // runs CMD with `sh -c`.
+    const after = operands.slice(1);
+    const flag = after[0]?.value;
+    if (flag === '-c' || flag === '--command') {
+      if (after.length === 2) sink.runScript(after[1]!, 'flock -c', { shown: true });
+      else sink.notUnderstood(`flock ${flag} takes exactly one command string`);
+      return;
+    }
+    const attached = /^--command=(.*)$/s.exec(flag ?? '');
+    if (attached) {
+      sink.runScript({ ...after[0]!, value: attached[1]! }, 'flock --command', { shown: true });
+      return;
+    }
+    if (after.length > 0) sink.run(after, 'flock');
   },
 };
 
@@ -371,17 +388,6 @@ const busybox: CommandSpec = {
   analyze(ctx, sink) {
     if (ctx.args.length === 0 || ctx.args[0]!.value.startsWith('-')) return;
     sink.run(ctx.args, 'busybox');
-  },
-};
-
-/** Debuggers and tracers run the command and more: tracing output, attaching to processes. */
-const tracer: CommandSpec = {
-  analyze(ctx, sink) {
-    sink.notUnderstood(
-      `${ctx.name} traces or instruments a program (and can attach to others or write files)`,
-    );
-    const firstCommand = ctx.args.findIndex((w) => !w.value.startsWith('-') && w.expansions.length === 0);
-    if (firstCommand >= 0) sink.run(ctx.args.slice(firstCommand), ctx.name);
   },
 };
 
@@ -468,6 +474,56 @@ const shell: CommandSpec = {
   },
 };
 
+/**
+ * fish: its syntax is not bash's, so code given to it is parsed with the bash grammar only to
+ * find the commands rules must see; it is never taken as read-only.
+ */
+const FISH_RULES: OptionRules = {
+  options: [
+    'c|command=',
+    'C|init-command=',
+    'd|debug=',
+    'o|debug-output=',
+    'D|debug-stack-frames=',
+    'i|interactive',
+    'l|login',
+    'N|no-config',
+    'n|no-execute',
+    'p|profile=',
+    'profile-startup=',
+    'P|private',
+    'print-rusage-self',
+    'print-debug-categories',
+    'f|features=',
+    'v|version',
+    'h|help',
+  ],
+  effects: { 'debug-output': 'write', profile: 'write', 'profile-startup': 'write' },
+  parse: { permute: false },
+};
+
+const fish: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, FISH_RULES);
+    const ids = new Set(parsed.options.map((o) => o.id));
+    if (ids.has('version') || ids.has('help') || ids.has('no-execute')) return;
+    if (ctx.extraArgs) sink.notUnderstood(`${ctx.name} is given arguments only known at run time`);
+    const code = parsed.options.filter((o) => o.id === 'command' || o.id === 'init-command');
+    for (const o of code) if (o.value) sink.runScript(o.value, `${ctx.name} -c`);
+    if (code.some((o) => o.id === 'command')) return;
+    const operands = rest(ctx, parsed.restIndex);
+    const script = operands[0];
+    if (script !== undefined) {
+      if (script.expansions.length > 0)
+        sink.unknownCode(`${ctx.name} runs the script ${script.raw}, which exists only at run time`);
+      else sink.opaque(`${ctx.name} runs the script ${script.raw}, which the line does not show`);
+      return;
+    }
+    sink.notUnderstood(`${ctx.name} code is not bash: it is read with the bash grammar`);
+    stdinScript(ctx, sink, `${ctx.name} reads commands from stdin`);
+  },
+};
+
 /** A program that executes what arrives on stdin: fine only for a heredoc the line shows. */
 export function stdinScript(ctx: CommandContext, sink: EffectSink, why: string): void {
   const cmd = ctx.command;
@@ -513,9 +569,6 @@ export const WRAPPERS: CommandTable = {
   flock,
   parallel,
   busybox,
-  strace: tracer,
-  ltrace: tracer,
-  valgrind: tracer,
   coproc,
   bash: shell,
   sh: shell,
@@ -525,4 +578,5 @@ export const WRAPPERS: CommandTable = {
   mksh: shell,
   ash: shell,
   rbash: shell,
+  fish,
 };
