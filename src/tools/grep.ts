@@ -3,11 +3,13 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolCallContext, ToolResult } from '../pipeline/tool.js';
+import { removeSpill } from '../sandbox/output.js';
 import { runSandboxed } from '../sandbox/run.js';
 import { absoluteField, guardOf } from './file-guard.js';
 import {
   type FileResult,
   globFilter,
+  MAX_COLUMNS,
   type OutputMode,
   type SearchSpec,
   searchFile,
@@ -197,7 +199,9 @@ async function ripgrepSearch(
   if (spec.mode === 'files_with_matches') args.push('-l');
   else if (spec.mode === 'count') args.push('--count');
   else {
-    if (spec.lineNumbers) args.push('-n');
+    // Content comes as JSON events: file names and line text arrive whole, whatever `:` or
+    // `-` they hold, and the lines are then formatted exactly as the JavaScript search does.
+    args.push('--json');
     if (spec.before > 0) args.push('-B', String(spec.before));
     if (spec.after > 0) args.push('-A', String(spec.after));
   }
@@ -206,23 +210,85 @@ async function ripgrepSearch(
   if (!run.ok) return refuse('sandbox', run.message);
   if (run.exitCode !== 0 && run.exitCode !== 1)
     return refuse('failed', `ripgrep failed: ${run.output.inline.trim()}`);
+  // Past the inline cap the whole output is in the spill file (up to the hard cap): read it all.
+  let output = run.output.inline;
+  const spill = run.output.spillPath;
+  if (run.output.truncated && spill !== undefined) {
+    try {
+      output = await fs.readFile(spill, 'utf8');
+    } finally {
+      await removeSpill(spill);
+    }
+  }
+  if (spec.mode === 'content') return ripgrepContent(output, spec);
   const byFile = new Map<string, FileResult>();
-  for (const line of run.output.inline.split('\n')) {
-    if (line === '' || line === '--') continue;
-    const file =
-      spec.mode === 'files_with_matches'
-        ? line
-        : line.startsWith(root)
-          ? line.slice(0, line.indexOf(':', root.length))
-          : '';
-    if (!file) continue;
-    const r = byFile.get(file) ?? { file, lines: [], count: 0 };
-    if (spec.mode === 'count') r.count = Number(line.slice(file.length + 1)) || 0;
-    else if (spec.mode === 'content') r.lines.push(line);
-    else r.count = 1;
-    byFile.set(file, r);
+  for (const line of output.split('\n')) {
+    if (line === '') continue;
+    if (spec.mode === 'files_with_matches') {
+      byFile.set(line, { file: line, lines: [], count: 1 });
+      continue;
+    }
+    // `path:count`: the count is after the last colon, the path may hold colons of its own.
+    const colon = line.lastIndexOf(':');
+    if (colon <= 0) continue;
+    const file = line.slice(0, colon);
+    byFile.set(file, { file, lines: [], count: Number(line.slice(colon + 1)) || 0 });
   }
   return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+
+type RgLines = Map<number, { text: string; match: boolean }>;
+
+function ripgrepContent(json: string, spec: SearchSpec): FileResult[] {
+  const byFile = new Map<string, { shown: RgLines; count: number }>();
+  for (const line of json.split('\n')) {
+    if (line === '') continue;
+    let event: { type?: string; data?: RgEventData };
+    try {
+      event = JSON.parse(line) as { type?: string; data?: RgEventData };
+    } catch {
+      continue;
+    }
+    if ((event.type !== 'match' && event.type !== 'context') || event.data === undefined) continue;
+    const file = event.data.path?.text;
+    const text = event.data.lines?.text;
+    const first = event.data.line_number;
+    if (file === undefined || text === undefined || typeof first !== 'number') continue;
+    const entry = byFile.get(file) ?? { shown: new Map(), count: 0 };
+    if (event.type === 'match') entry.count++;
+    // A multiline match spans several lines: each is a matching line of its own.
+    const parts = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+    parts.forEach((t, i) => {
+      const n = first + i;
+      const match = event.type === 'match' || entry.shown.get(n)?.match === true;
+      entry.shown.set(n, { text: t.endsWith('\r') ? t.slice(0, -1) : t, match });
+    });
+    byFile.set(file, entry);
+  }
+  return [...byFile.entries()]
+    .map(([file, { shown, count }]) => ({ file, lines: formatShown(file, shown, spec), count }))
+    .sort((a, b) => a.file.localeCompare(b.file));
+}
+
+interface RgEventData {
+  path?: { text?: string };
+  lines?: { text?: string };
+  line_number?: number;
+}
+
+function formatShown(file: string, shown: RgLines, spec: SearchSpec): string[] {
+  const out: string[] = [];
+  let previous = -2;
+  for (const n of [...shown.keys()].sort((a, b) => a - b)) {
+    const { text, match } = shown.get(n)!;
+    if (previous >= 0 && n > previous + 1 && (spec.before > 0 || spec.after > 0)) out.push('--');
+    const sep = match ? ':' : '-';
+    const shownText =
+      text.length > MAX_COLUMNS ? `${text.slice(0, MAX_COLUMNS)} [... omitted end of long line]` : text;
+    out.push(spec.lineNumbers ? `${file}${sep}${n}${sep}${shownText}` : `${file}${sep}${shownText}`);
+    previous = n;
+  }
+  return out;
 }
 
 async function mtimeOf(file: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,8 +7,9 @@ import { GrepTool } from '../../src/tools/grep.js';
 import { type Workspace, workspace } from '../pipeline/fixture.js';
 import { call } from './helpers.js';
 
-// ripgrep is not installed here; make sure the JavaScript search is the one under test.
-process.env.TOOLGATE_GREP = 'js';
+// Grep runs ripgrep when it is installed (CI installs it) and a JavaScript search otherwise;
+// both are tested against the same expectations.
+const engines = spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0 ? ['js', 'rg'] : ['js'];
 
 let ws: Workspace;
 beforeEach(() => {
@@ -55,8 +57,10 @@ describe('Glob', () => {
   });
 });
 
-describe('Grep (JavaScript search, ripgrep output)', () => {
+describe.each(engines)('Grep (%s engine, ripgrep output)', (engine) => {
   beforeEach(() => {
+    if (engine === 'js') process.env.TOOLGATE_GREP = 'js';
+    else delete process.env.TOOLGATE_GREP;
     touch('a.ts', 'const alpha = 1;\nconst beta = 2;\nconst Alpha = 3;\n', 100);
     touch('b.py', 'alpha = 1\n', 50);
     touch('c/d.ts', 'nothing here\n', 10);
@@ -108,6 +112,21 @@ describe('Grep (JavaScript search, ripgrep output)', () => {
     expect(bad.failure?.kind).toBe('validation');
     expect((await call(ws.root, 'Grep', { pattern: 'zzz' })).text).toBe('No files found');
     expect(GrepTool.isConcurrencySafe({ pattern: 'x', output_mode: 'content' })).toBe(true);
+  });
+
+  it('file names holding colons and dashes come through whole, in every mode', async () => {
+    const odd = touch('odd-1-name:2:x.txt', 'alpha one\nbeta\nalpha two\n', 5);
+    const content = await call(ws.root, 'Grep', {
+      pattern: 'alpha',
+      output_mode: 'content',
+      '-A': 1,
+      path: 'odd-1-name:2:x.txt',
+    });
+    expect(content.text).toBe(`${odd}:1:alpha one\n${odd}-2-beta\n${odd}:3:alpha two`);
+    const count = await call(ws.root, 'Grep', { pattern: 'alpha', output_mode: 'count', glob: '*.txt' });
+    expect(count.text).toContain(`${odd}:2`);
+    const files = await call(ws.root, 'Grep', { pattern: 'beta', glob: '*.txt' });
+    expect(files.text).toBe(`Found 1 file\n${odd}`);
   });
 
   it('skips binary files and files the profile may not read', async () => {
