@@ -36,7 +36,7 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
     return r;
   };
 
-  return {
+  const view: FileSystemView = {
     home: base.home,
     realpath: (absolutePath) => resolve(absolutePath).real,
     glob(pattern, cwd) {
@@ -48,12 +48,17 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
       return r;
     },
   };
+  // The trees `grep -r` and friends read are listed as they are now (not remembered: a tree is
+  // listed once per decision anyway, and memory for every tree of a long log would be unbounded).
+  if (base.walk) view.walk = base.walk.bind(base);
+  return view;
 }
 
 /** What is at `p` without following a final symlink; undefined when nothing can be seen there. */
 function entry(p: string): ReturnType<typeof lstatSync> | undefined {
   try {
-    return lstatSync(p);
+    // No exception for a missing path: most paths in a log of new files are missing.
+    return lstatSync(p, { throwIfNoEntry: false });
   } catch {
     // ENOENT, ENOTDIR (a file on the way), EACCES: realpath would not get past it either.
     return undefined;

@@ -38,7 +38,9 @@ const segment = fc.constantFrom(
   'u',
   'config',
 );
-const absolute = fc.array(segment, { minLength: 0, maxLength: 7 }).map((s) => `/${s.join('/')}`);
+const absolute = fc
+  .tuple(fc.array(segment, { minLength: 0, maxLength: 7 }), fc.constantFrom('', '/', '//', '/.'))
+  .map(([s, end]) => `/${s.join('/')}${s.length > 0 ? end : ''}`);
 const patterns = [
   '**/.env',
   '.env',

@@ -91,7 +91,7 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
     source: pattern,
     glob,
     matches(absolutePath: string): boolean {
-      const normalized = path.posix.normalize(absolutePath);
+      const normalized = normalizedOf(absolutePath);
       if (!inside(normalized)) return false;
       if (anyDepth) return anyDepthMatch(anyDepth, normalized, false);
       // A directory match covers its contents: test the path and each of its ancestors.
@@ -156,18 +156,57 @@ function anyDepthParts(mm: Minimatch): AnyDepth | undefined {
   return alternatives;
 }
 
+/**
+ * A decision tests one path against every rule in a row: the last path's normalized form and
+ * segments are kept, so each rule does not normalize and split it again.
+ */
+let lastPath = '';
+let lastNormalized = '/';
+let lastSegments: { path: string; segments: string[]; starts: number[] } | undefined;
+
+function normalizedOf(absolutePath: string): string {
+  if (absolutePath !== lastPath) {
+    lastPath = absolutePath;
+    lastNormalized = path.posix.normalize(absolutePath);
+  }
+  return lastNormalized;
+}
+
+/** The segments of a normalized path, each with the offset it starts at. */
+function segmentsOf(p: string): { segments: string[]; starts: number[] } {
+  if (lastSegments?.path === p) return lastSegments;
+  const segments: string[] = [];
+  const starts: number[] = [];
+  let at = 1;
+  while (at <= p.length) {
+    let end = p.indexOf('/', at);
+    if (end < 0) end = p.length;
+    if (end > at) {
+      segments.push(p.slice(at, end));
+      starts.push(at);
+    }
+    at = end + 1;
+  }
+  lastSegments = { path: p, segments, starts };
+  return lastSegments;
+}
+
 /** A segment below the prefix matches (any of them; or, for `itself`, the last one). */
 function anyDepthMatch(alternatives: AnyDepth, normalized: string, itself: boolean): boolean {
-  const p = normalized.length > 1 ? normalized.replace(/\/+$/, '') : normalized;
+  const { segments, starts } = segmentsOf(normalized);
   for (const { prefix, test } of alternatives) {
-    const start = prefix === '/' ? 1 : prefix.length + 1;
-    if (prefix !== '/' && !p.startsWith(`${prefix}/`)) continue;
-    if (p.length < start) continue;
+    let first = 0;
+    if (prefix !== '/') {
+      if (!normalized.startsWith(prefix) || normalized.charCodeAt(prefix.length) !== 47 /* / */) continue;
+      // The first segment that starts after the prefix and its slash.
+      while (first < starts.length && starts[first]! <= prefix.length) first++;
+    }
+    if (first >= segments.length) continue;
     if (itself) {
-      if (test(p.slice(Math.max(start, p.lastIndexOf('/') + 1)))) return true;
+      if (test(segments[segments.length - 1]!)) return true;
       continue;
     }
-    for (const segment of p.slice(start).split('/')) if (test(segment)) return true;
+    for (let i = first; i < segments.length; i++) if (test(segments[i]!)) return true;
   }
   return false;
 }
