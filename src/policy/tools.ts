@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * What the policy knows about tools it has not seen as objects: Claude Code's tool names, the
  * shape of their input (the fields a decision reads), and what a call of them touches.
@@ -29,81 +27,82 @@ export type ToolClass =
   | 'isolated'
   | 'unknown';
 
+/**
+ * The type of one input field, `?` when it may be missing: `path` is a non-empty string,
+ * `nonnegative` a number >= 0. No zod here: a hook process checks one input and exits, and
+ * building zod schemas would cost it more than the whole decision (the messages are zod's,
+ * and test/policy/tools.test.ts holds the two to the same answers).
+ */
+export type FieldType = `${'string' | 'path' | 'number' | 'nonnegative' | 'boolean' | 'array'}${'' | '?'}`;
+export type InputShape = Readonly<Record<string, FieldType>>;
+
 export interface ToolInfo {
   readonly class: ToolClass;
   /** The fields the policy reads; other fields are allowed (agents add their own). */
-  readonly input?: z.ZodType;
+  readonly input?: InputShape;
   /** The input field holding the path, URL or subagent type the call acts on. */
   readonly target?: string;
 }
 
-const path = z.string().min(1, 'must not be empty');
-const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
-
 export const TOOLS: Readonly<Record<string, ToolInfo>> = {
   Bash: {
     class: 'shell',
-    input: loose({
-      command: z.string(),
-      description: z.string().optional(),
-      timeout: z.number().nonnegative().optional(),
-      run_in_background: z.boolean().optional(),
-      dangerouslyDisableSandbox: z.boolean().optional(),
-    }),
+    input: {
+      command: 'string',
+      description: 'string?',
+      timeout: 'nonnegative?',
+      run_in_background: 'boolean?',
+      dangerouslyDisableSandbox: 'boolean?',
+    },
     target: 'command',
   },
   Read: {
     class: 'read',
-    input: loose({ file_path: path, offset: z.number().optional(), limit: z.number().optional() }),
+    input: { file_path: 'path', offset: 'number?', limit: 'number?' },
     target: 'file_path',
   },
-  NotebookRead: { class: 'read', input: loose({ notebook_path: path }), target: 'notebook_path' },
-  LS: { class: 'search', input: loose({ path }), target: 'path' },
+  NotebookRead: { class: 'read', input: { notebook_path: 'path' }, target: 'notebook_path' },
+  LS: { class: 'search', input: { path: 'path' }, target: 'path' },
   Glob: {
     class: 'search',
-    input: loose({ pattern: z.string(), path: z.string().optional() }),
+    input: { pattern: 'string', path: 'string?' },
     target: 'path',
   },
   Grep: {
     class: 'search',
-    input: loose({ pattern: z.string(), path: z.string().optional() }),
+    input: { pattern: 'string', path: 'string?' },
     target: 'path',
   },
-  Write: { class: 'edit', input: loose({ file_path: path, content: z.string() }), target: 'file_path' },
+  Write: { class: 'edit', input: { file_path: 'path', content: 'string' }, target: 'file_path' },
   Edit: {
     class: 'edit',
-    input: loose({
-      file_path: path,
-      old_string: z.string(),
-      new_string: z.string(),
-      replace_all: z.boolean().optional(),
-    }),
+    input: { file_path: 'path', old_string: 'string', new_string: 'string', replace_all: 'boolean?' },
     target: 'file_path',
   },
   MultiEdit: {
     class: 'edit',
-    input: loose({ file_path: path, edits: z.array(z.unknown()) }),
+    input: { file_path: 'path', edits: 'array' },
     target: 'file_path',
   },
   NotebookEdit: {
     class: 'edit',
-    input: loose({ notebook_path: path, new_source: z.string().optional() }),
+    input: { notebook_path: 'path', new_source: 'string?' },
     target: 'notebook_path',
   },
   WebFetch: {
     class: 'fetch',
-    input: loose({ url: z.string(), prompt: z.string().optional() }),
+    input: { url: 'string', prompt: 'string?' },
     target: 'url',
   },
-  WebSearch: { class: 'network', input: loose({ query: z.string() }), target: 'query' },
+  WebSearch: { class: 'network', input: { query: 'string' }, target: 'query' },
   Agent: {
     class: 'agent',
-    input: loose({ prompt: z.string().optional(), subagent_type: z.string().optional() }),
+    input: { prompt: 'string?', subagent_type: 'string?' },
     target: 'subagent_type',
   },
   Task: {
     class: 'agent',
-    input: loose({ prompt: z.string().optional(), subagent_type: z.string().optional() }),
+    input: { prompt: 'string?', subagent_type: 'string?' },
     target: 'subagent_type',
   },
   TodoWrite: { class: 'harmless' },
@@ -120,7 +119,7 @@ export const TOOLS: Readonly<Record<string, ToolInfo>> = {
   KillShell: { class: 'kill' },
   KillBash: { class: 'kill' },
   TaskStop: { class: 'kill' },
-  JavaScript: { class: 'isolated', input: loose({ code: z.string() }), target: 'code' },
+  JavaScript: { class: 'isolated', input: { code: 'string' }, target: 'code' },
 };
 
 export function toolInfo(name: string): ToolInfo {
@@ -136,10 +135,60 @@ export function checkInput(name: string, input: unknown): string | undefined {
     }
     return undefined;
   }
-  const parsed = info.input.safeParse(input);
-  if (parsed.success) return undefined;
-  const issues = parsed.error.issues.map(
-    (i) => `${i.path.length > 0 ? i.path.join('.') : 'input'}: ${i.message}`,
-  );
+  const issues = inputIssues(info.input, input);
+  if (issues.length === 0) return undefined;
   return `input does not match the ${name} tool's schema: ${issues.join('; ')}`;
+}
+
+/** What is wrong with `input` under `shape`, in zod's words and order (fields in shape order). */
+export function inputIssues(shape: InputShape, input: unknown): string[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return [`input: Invalid input: expected object, received ${received(input)}`];
+  const issues: string[] = [];
+  for (const [field, type] of Object.entries(shape)) {
+    const value = (input as Record<string, unknown>)[field];
+    const optional = type.endsWith('?');
+    if (value === undefined && optional) continue;
+    for (const problem of fieldIssues(optional ? type.slice(0, -1) : type, value))
+      issues.push(`${field}: ${problem}`);
+  }
+  return issues;
+}
+
+function fieldIssues(type: string, value: unknown): string[] {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? [] : [expected('string', value)];
+    case 'path': {
+      const out = typeof value === 'string' ? [] : [expected('string', value)];
+      // zod checks the length of anything that has one, even after the type did not match.
+      const length =
+        value === null || value === undefined ? undefined : (value as { length?: unknown }).length;
+      if (length !== undefined && !((length as number) >= 1)) out.push('must not be empty');
+      return out;
+    }
+    case 'number':
+    case 'nonnegative':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return [expected('number', value)];
+      return type === 'nonnegative' && value < 0 ? ['Too small: expected number to be >=0'] : [];
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : [expected('boolean', value)];
+    default:
+      return Array.isArray(value) ? [] : [expected('array', value)];
+  }
+}
+
+function expected(type: string, value: unknown): string {
+  return `Invalid input: expected ${type}, received ${received(value)}`;
+}
+
+/** How zod names the type of a value it refused. */
+function received(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? 'number' : String(value);
+  if (typeof value !== 'object') return typeof value;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (Object.getPrototypeOf(value) !== Object.prototype && 'constructor' in value && value.constructor)
+    return (value.constructor as { name: string }).name;
+  return 'object';
 }
