@@ -51,6 +51,9 @@ const ANYWHERE: readonly string[] = [
   '.claude.json',
   '.mcp.json',
   '.toolgate',
+  // toolgate's own cache (the default place): the hook runs the compiled code and the parsed
+  // policies it finds there.
+  '.cache/toolgate',
 ];
 
 /**

@@ -110,6 +110,7 @@ describe('writes', () => {
     '.bash_profile',
     '.gitconfig',
     '.toolgate/policy.yaml',
+    '.cache/toolgate/v8/0123.bin',
     '.claude/settings.json',
     '.claude/agents/a.md',
     '.mcp.json',
