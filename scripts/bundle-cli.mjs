@@ -1,16 +1,19 @@
-// Bundles the `toolgate` command into a few minified files: a hook starts in a fresh process
-// for every tool call, and loading ~100 separate modules costs more than the decision itself.
-// The library (dist/index.js) stays unbundled; this only replaces dist/cli/main.js.
+// Bundles the `toolgate` command: dist/cli holds nothing but these files (the library, dist/index.js
+// and the rest of dist/, stays unbundled).
+//   main.js          the command (CommonJS: dist/cli/package.json says so), small: it runs
+//                    `toolgate hook` from hook.cjs and every other command from toolgate.mjs
+//   toolgate.mjs     the other commands, split into chunks/ that load as each command needs them
+//   hook.cjs         `toolgate hook` alone, with hook-zod.cjs and hook-yaml.cjs beside it
+// A hook starts in a fresh process for every tool call. main.js loads hook.cjs through vm.Script
+// with V8's code cache (Node 20 caches no ES module code, and an ES module entry alone costs a
+// hook several milliseconds), so a hook process compiles almost nothing. zod and the YAML parser
+// are files of their own, loaded only by calls that parse a policy or write a decision log: V8
+// reads every function of a script from the cache, whether it runs or not.
+import fs from 'node:fs';
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: { main: 'src/cli/main.ts' },
-  outdir: 'dist/cli',
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   minify: true,
@@ -25,8 +28,65 @@ await build({
     '@modelcontextprotocol/sdk',
     'esbuild',
   ],
-  // CommonJS dependencies call require(); give every output file one.
+};
+// Bundled modules read import.meta.url; in CommonJS output it is the file's own URL.
+const commonjs = {
+  format: 'cjs',
+  // import() of a package becomes require(): vm.Script has no dynamic import with a code cache.
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__toolgateModuleUrl' },
+  banner: { js: "var __toolgateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+/** Resolves an import to a file of its own, beside the output, that is loaded at run time. */
+const beside = (filter, to) => ({
+  name: 'beside',
+  setup(b) {
+    b.onResolve({ filter }, (args) => ({ path: to(args.path), external: true }));
+  },
+});
+
+// What tsc put in dist/cli and the last build's chunks (their names carry content hashes).
+fs.rmSync('dist/cli', { recursive: true, force: true });
+fs.mkdirSync('dist/cli', { recursive: true });
+fs.writeFileSync('dist/cli/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+
+await build({
+  ...common,
+  ...commonjs,
+  // main.js runs as a plain CommonJS module, and toolgate.mjs is an ES module.
+  supported: {},
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/cli/main.js',
+  plugins: [beside(/^\.\/toolgate\.js$/, () => './toolgate.mjs')],
+});
+
+await build({
+  ...common,
+  entryPoints: { toolgate: 'src/cli/toolgate.ts' },
+  outdir: 'dist/cli',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  format: 'esm',
+  // CommonJS dependencies call require(); give every ES module output one.
   banner: {
     js: "import { createRequire as __toolgateRequire } from 'node:module'; const require = __toolgateRequire(import.meta.url);",
   },
+});
+
+const vendored = ['zod', 'yaml'];
+await build({
+  ...common,
+  ...commonjs,
+  entryPoints: ['src/cli/hook-main.ts'],
+  outfile: 'dist/cli/hook.cjs',
+  plugins: [beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`)],
+});
+await build({
+  ...common,
+  entryPoints: Object.fromEntries(vendored.map((name) => [`hook-${name}`, name])),
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
 });

@@ -1,8 +1,10 @@
 import { hookOutput, parseHookInput } from '../adapters/claude-hook.js';
+import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { classifierFor, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 import { Reexecuted } from './reexec.js';
+import { readStdin, writeStdout } from './stdio.js';
 
 const HELP = `usage: toolgate hook [--policy F]... [--log FILE]
 
@@ -19,18 +21,28 @@ In .claude/settings.json:
 export const BLOCK = 2;
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
-export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
+export interface HookOptions {
+  /** Parsed policy files kept between calls (the bundled command passes one; see parse-cache.ts). */
+  readonly policyCache?: PolicyCache;
+}
+
+export async function hookCommand(argv: string[], io: CliIO, options: HookOptions = {}): Promise<number> {
   try {
     const { values } = parseCliArgs(argv, { ...POLICY_OPTIONS, help: { type: 'boolean', short: 'h' } });
     if (values.help) {
       io.stdout.write(HELP);
       return 0;
     }
-    const text = await readAll(io.stdin);
+    const text = await readStdin(io, MAX_INPUT_BYTES, 'hook input');
     const parsed = parseHookInput(text);
     if (!parsed.ok) return block(io, parsed.error);
     if (parsed.event === 'other') return 0;
-    const policy = await policyFor({ ...values, cwd: values.cwd ?? parsed.request.cwd }, io, text);
+    const policy = await policyFor(
+      { ...values, cwd: values.cwd ?? parsed.request.cwd },
+      io,
+      text,
+      options.policyCache,
+    );
     const { decideWithClassifier } = await import('../policy/auto.js');
     const classifier = await classifierFor(policy, io);
     // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
@@ -45,7 +57,7 @@ export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
         await log.close();
       }
     }
-    io.stdout.write(`${JSON.stringify(hookOutput(decision))}\n`);
+    writeStdout(io, `${JSON.stringify(hookOutput(decision))}\n`);
     return 0;
   } catch (err) {
     if (err instanceof Reexecuted) return err.code;
@@ -61,16 +73,4 @@ export async function hookCommand(argv: string[], io: CliIO): Promise<number> {
 function block(io: CliIO, reason: string): number {
   io.stderr.write(`toolgate hook: ${reason}\n`);
   return BLOCK;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > MAX_INPUT_BYTES) throw new Error(`hook input is larger than ${MAX_INPUT_BYTES} bytes`);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -7,6 +7,12 @@ export interface CliIO {
   cwd: string;
   /** Whether stdout is a terminal (progress bars, colours, interactive prompts). */
   isTTY: boolean;
+  /**
+   * The descriptors behind stdin and stdout when they are the process's own. A command that
+   * reads all of its input and writes one answer may use them directly (see stdio.ts): the
+   * hook's process then never builds the streams, which costs it more than the decision.
+   */
+  fds?: { readonly stdin: number; readonly stdout: number };
 }
 
 /** A subcommand: parses its own arguments, returns the process exit code. */

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import { formatProblem, PolicyError } from '../policy/load.js';
 import { type Mode, parseMode } from '../policy/mode.js';
+import type { PolicyCache } from '../policy/parse-cache.js';
+import { formatProblem, PolicyError } from '../policy/policy-file.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { needsReexec, reexecWithIsolates } from './reexec.js';
@@ -19,21 +20,26 @@ export class PolicyLoadFailed extends Error {
   override name = 'PolicyLoadFailed';
 }
 
-/** Loads the policy for a subcommand; a broken policy becomes one clear message per problem. */
+/**
+ * Loads the policy for a subcommand; a broken policy becomes one clear message per problem.
+ * With a cache (the hook's), parsed files come from it and the parser loads only on a miss.
+ */
 export async function policyFor(
   values: { policy?: string[] | undefined; cwd?: string | undefined },
   io: CliIO,
   consumedStdin?: string,
+  cache?: PolicyCache,
 ): Promise<CompiledPolicy> {
-  const { loadPolicyFiles, discoverPolicyFiles } = await import('../policy/layers.js');
+  const { discoverPolicyFiles } = await import('../policy/layer-files.js');
   try {
-    const policy = loadPolicyFiles(
-      discoverPolicyFiles({
-        files: (values.policy ?? []).map((f) => policyPath(f, io.cwd)),
-        cwd: cwdOf(values, io),
-        env: io.env,
-      }),
-    );
+    const entries = discoverPolicyFiles({
+      files: (values.policy ?? []).map((f) => policyPath(f, io.cwd)),
+      cwd: cwdOf(values, io),
+      env: io.env,
+    });
+    const policy = cache
+      ? await (await import('../policy/parse-cache.js')).loadPolicyFilesCached(entries, cache)
+      : (await import('../policy/layers.js')).loadPolicyFiles(entries);
     if (policy.hasConditions) {
       // Conditions run in isolated-vm, which needs node restarted with --no-node-snapshot.
       if (needsReexec(true, io)) reexecWithIsolates(io, consumedStdin);

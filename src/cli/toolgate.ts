@@ -1,6 +1,6 @@
 import type { CliIO, Subcommand } from './io.js';
-import { UsageError } from './io.js';
-import { needsReexec, Reexecuted, reexecWithIsolates } from './reexec.js';
+import { needsReexec, reexecWithIsolates } from './reexec.js';
+import { runCommand } from './run-command.js';
 
 /** Subcommands load lazily so that `toolgate hook` pays only for what a decision needs. */
 const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand>; isolates?: boolean }> =
@@ -82,21 +82,15 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`toolgate: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  try {
-    // The JavaScript tool runs in isolated-vm, which needs node restarted with --no-node-snapshot.
-    if (sub.isolates && needsReexec(true, io) && !rest.includes('--help') && !rest.includes('-h'))
-      reexecWithIsolates(io);
-    return await (await sub.load())(rest, io);
-  } catch (err) {
-    if (err instanceof Reexecuted) return err.code;
-    if (err instanceof UsageError) {
-      io.stderr.write(`toolgate ${name}: ${err.message}\n`);
-      return 2;
-    }
-    io.stderr.write(
-      `toolgate ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    // A hook that fails must block (exit 2); Claude Code lets any other failure proceed.
-    return name === 'hook' ? 2 : 1;
-  }
+  return runCommand(
+    name,
+    async (args, cliIO) => {
+      // The JavaScript tool runs in isolated-vm, which needs node restarted with --no-node-snapshot.
+      if (sub.isolates && needsReexec(true, cliIO) && !args.includes('--help') && !args.includes('-h'))
+        reexecWithIsolates(cliIO);
+      return (await sub.load())(args, cliIO);
+    },
+    rest,
+    io,
+  );
 }

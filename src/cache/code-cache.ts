@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import { pruneCacheDir, readCacheEntry, writeCacheEntry } from './entry.js';
+
+/**
+ * Loads a CommonJS bundle the way require() would, but through vm.Script with V8's code cache
+ * kept under the user cache dir: a process that starts for one decision then skips compiling
+ * the code it runs. Node 20 has no code cache for ES modules, hence CommonJS bundles.
+ *
+ * An entry is keyed on the bundle (path, size, mtime, inode) and on node's version, platform
+ * and flags, and is used only when the bundle did not change while it was read. V8 checks its
+ * own version, flags and the source length and refuses a mismatch (the script then compiles
+ * from source and the entry is written again); the entry's checksum catches corruption.
+ *
+ * `require('./NAME.cjs')` inside a bundle loads that sibling bundle the same way, once: code
+ * that only some calls need (a parser, a validator) stays out of the bundle every call loads.
+ * A bundle loaded this way has no import(): node 20 loses a script's dynamic import handler
+ * when the script comes from a code cache, so the build turns import() into require().
+ */
+export interface LoadedBundle {
+  readonly exports: Record<string, unknown>;
+  /** Names this code and runtime, for other caches to key on; undefined if it changed while read. */
+  readonly codeId: string | undefined;
+  /** Whether this bundle has no usable code cache yet (and there is a directory to keep one in). */
+  readonly codeCacheWanted: boolean;
+  /**
+   * Stores the code caches still wanted, once: the sibling bundles' always, this bundle's when
+   * `self` is true. Call when the work is done: V8 keeps the functions that ran.
+   */
+  saveCodeCache(self?: boolean): void;
+}
+
+const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function loadBundle(file: string, cacheDir: string | undefined): LoadedBundle {
+  const siblings = new Map<string, Loaded>();
+  const main = load(file, cacheDir, siblings);
+  return {
+    exports: main.exports,
+    codeId: main.codeId,
+    codeCacheWanted: main.entry !== undefined,
+    saveCodeCache(self = true) {
+      for (const sibling of siblings.values()) save(sibling);
+      if (self) save(main);
+    },
+  };
+}
+
+interface Loaded {
+  readonly exports: Record<string, unknown>;
+  readonly codeId: string | undefined;
+  readonly script: vm.Script;
+  /** Where to write the code cache, while one is wanted. */
+  entry: string | undefined;
+}
+
+function load(file: string, cacheDir: string | undefined, siblings: Map<string, Loaded>): Loaded {
+  const { source, codeId } = readStable(file);
+  let entry =
+    cacheDir !== undefined && codeId !== undefined ? path.join(cacheDir, 'v8', `${codeId}.bin`) : undefined;
+  const cachedData = entry === undefined ? undefined : readCacheEntry(entry);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData }),
+  });
+  if (cachedData !== undefined && script.cachedDataRejected !== true) entry = undefined;
+  const dir = path.dirname(file);
+  const nodeRequire = createRequire(file);
+  const require = Object.assign(
+    (id: string): unknown => {
+      if (!(id.startsWith('./') && id.endsWith('.cjs'))) return nodeRequire(id);
+      const sibling = path.join(dir, id);
+      let loaded = siblings.get(sibling);
+      if (loaded === undefined) {
+        loaded = load(sibling, cacheDir, siblings);
+        siblings.set(sibling, loaded);
+      }
+      return loaded.exports;
+    },
+    { resolve: nodeRequire.resolve, cache: nodeRequire.cache },
+  );
+  const module = { exports: {} as Record<string, unknown> };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, require, module, file, dir);
+  return { exports: module.exports, codeId, script, entry };
+}
+
+/** The bundle's text and code id; no id when the file changed while it was read. */
+function readStable(file: string): { source: string; codeId: string | undefined } {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const before = fs.fstatSync(fd);
+    const source = fs.readFileSync(fd, 'utf8');
+    const after = fs.fstatSync(fd);
+    if (before.size !== after.size || before.mtimeMs !== after.mtimeMs) return { source, codeId: undefined };
+    const key = [
+      file,
+      after.size,
+      after.mtimeMs,
+      after.ino,
+      process.version,
+      process.platform,
+      process.arch,
+      process.execArgv,
+    ];
+    return { source, codeId: createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function save(loaded: Loaded): void {
+  const entry = loaded.entry;
+  if (entry === undefined) return;
+  loaded.entry = undefined;
+  try {
+    if (writeCacheEntry(entry, loaded.script.createCachedData()))
+      pruneCacheDir(path.dirname(entry), MAX_AGE_MS, entry);
+  } catch {
+    // a cache that cannot be written only costs the next call a compile
+  }
+}
