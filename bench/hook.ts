@@ -1,0 +1,208 @@
+/**
+ * bench/hook: what a decision costs the agent, measured in one run against the built command.
+ *
+ * 1. `toolgate hook` starts a fresh node process for every tool call. Wall time of
+ *    `node dist/cli/main.js hook` for a Read and a Bash request, on the embedded default
+ *    policy and on a project policy file (and with a decision log, and with every cache off),
+ *    against `node -e ''` started the same way. Goal: <= 1.5x the baseline.
+ * 2. `toolgate serve`, started once: latency of POST /hook and POST /decide over loopback HTTP
+ *    with keep-alive, for the same requests. Goal: < 1 ms median.
+ *
+ * Run: npm run build && npx tsx bench/hook.ts [rounds] [requests]
+ * (defaults: 40 processes per subject, 2000 HTTP requests per subject). Subjects interleave
+ * round by round so machine noise hits them alike. Every process gets a small environment of
+ * its own (PATH, HOME, XDG dirs): variables such as NODE_EXTRA_CA_CERTS cost node more at
+ * start-up than the whole decision, and would flatter the ratio. The hook keeps its caches
+ * under $XDG_CACHE_HOME/toolgate, a fresh directory here that the warm-up runs fill.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { summarize, table } from './stats.js';
+
+const rounds = Number(process.argv[2] ?? 40);
+const requests = Number(process.argv[3] ?? 2000);
+const main = path.join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+if (!fs.existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
+
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-hook-')));
+const ws = path.join(tmp, 'ws');
+const project = path.join(tmp, 'project');
+for (const dir of [ws, project, path.join(project, '.toolgate'), path.join(tmp, 'config')])
+  fs.mkdirSync(dir, { recursive: true });
+for (const dir of [ws, project]) fs.writeFileSync(path.join(dir, 'README.md'), '# bench\n');
+fs.writeFileSync(
+  path.join(project, '.toolgate', 'policy.yaml'),
+  [
+    'version: 1',
+    'extends: [builtin:default]',
+    'rules:',
+    '  - allow: ["Bash(npm run test *)", "Bash(npm test)"]',
+    '  - ask: "Bash(git push *)"',
+    '  - id: no-secrets',
+    '    deny: ["Read(./secrets/**)"]',
+    '    reason: secrets stay out',
+    '',
+  ].join('\n'),
+);
+
+// No user, managed or stray policy from this machine; a cache of the bench's own.
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: tmp,
+  XDG_CONFIG_HOME: path.join(tmp, 'config'),
+  XDG_CACHE_HOME: path.join(tmp, 'cache'),
+  TOOLGATE_MANAGED_POLICY: path.join(tmp, 'no-managed-policy.yaml'),
+};
+
+const hookJson = (cwd: string, tool: string, input: unknown) =>
+  JSON.stringify({
+    session_id: 'bench',
+    transcript_path: path.join(tmp, 'transcript.jsonl'),
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: input,
+    permission_mode: 'default',
+  });
+const BASH = 'git status && cat README.md | head';
+const cases = {
+  Read: (cwd: string) => hookJson(cwd, 'Read', { file_path: path.join(cwd, 'README.md') }),
+  Bash: (cwd: string) => hookJson(cwd, 'Bash', { command: BASH }),
+};
+
+interface ProcSubject {
+  name: string;
+  args: string[];
+  input?: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+const procs: ProcSubject[] = [
+  { name: "node -e ''", args: ['-e', ''], cwd: ws },
+  { name: 'hook Read (default policy)', args: [main, 'hook'], input: cases.Read(ws), cwd: ws },
+  { name: 'hook Bash (default policy)', args: [main, 'hook'], input: cases.Bash(ws), cwd: ws },
+  { name: 'hook Read (project policy)', args: [main, 'hook'], input: cases.Read(project), cwd: project },
+  { name: 'hook Bash (project policy)', args: [main, 'hook'], input: cases.Bash(project), cwd: project },
+  {
+    name: 'hook Bash (default, --log FILE)',
+    args: [main, 'hook', '--log', path.join(tmp, 'decisions.jsonl')],
+    input: cases.Bash(ws),
+    cwd: ws,
+  },
+  {
+    name: 'hook Bash (default, caches off)',
+    args: [main, 'hook'],
+    input: cases.Bash(ws),
+    cwd: ws,
+    env: { ...env, TOOLGATE_CACHE: 'off' },
+  },
+];
+
+/** Wall milliseconds of one process, from spawn to exit, as the agent waits for it. */
+function runOnce(s: ProcSubject): number {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, s.args, {
+    cwd: s.cwd,
+    env: s.env ?? env,
+    input: s.input ?? '',
+    encoding: 'utf8',
+  });
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${s.name}: exit ${r.status}\n${r.stderr}`);
+  if (s.input !== undefined && !r.stdout.includes('"permissionDecision"'))
+    throw new Error(`${s.name}: no decision in ${JSON.stringify(r.stdout)}`);
+  return wall;
+}
+
+// Warm the page cache, the compiled-policy cache and V8's code cache before measuring.
+for (let i = 0; i < 3; i++) for (const s of procs) runOnce(s);
+const walls = new Map<string, number[]>(procs.map((s) => [s.name, []]));
+for (let r = 0; r < rounds; r++) for (const s of procs) walls.get(s.name)!.push(runOnce(s));
+const baseline = summarize(walls.get(procs[0]!.name)!);
+const procRows = procs.map((s) => {
+  const w = summarize(walls.get(s.name)!);
+  return [s.name, w.median, w.p99, `${(w.median / baseline.median).toFixed(2)}x`];
+});
+
+// --- serve ---------------------------------------------------------------------------------
+const server = spawn(process.execPath, [main, 'serve', '--port', '0'], {
+  cwd: ws,
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const listening = await new Promise<string>((resolve, reject) => {
+  server.once('exit', (code) => reject(new Error(`serve exited (${code})`)));
+  readline.createInterface({ input: server.stdout! }).once('line', (line) => {
+    resolve((JSON.parse(line) as { listening: string }).listening);
+  });
+});
+const url = new URL(listening);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(route: string, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: route,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) reject(new Error(`${route}: HTTP ${res.statusCode} ${text}`));
+          else resolve(text);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const decideJson = (tool: string, input: unknown) =>
+  JSON.stringify({ tool, input, cwd: ws, mode: 'default' });
+const httpSubjects: { name: string; route: string; body: string }[] = [
+  { name: 'POST /hook Read', route: '/hook', body: cases.Read(ws) },
+  { name: 'POST /hook Bash', route: '/hook', body: cases.Bash(ws) },
+  {
+    name: 'POST /decide Read',
+    route: '/decide',
+    body: decideJson('Read', { file_path: path.join(ws, 'README.md') }),
+  },
+  { name: 'POST /decide Bash', route: '/decide', body: decideJson('Bash', { command: BASH }) },
+];
+for (let i = 0; i < 300; i++) for (const s of httpSubjects) await post(s.route, s.body);
+const lat = new Map<string, number[]>(httpSubjects.map((s) => [s.name, []]));
+for (let i = 0; i < requests; i++) {
+  for (const s of httpSubjects) {
+    const start = process.hrtime.bigint();
+    await post(s.route, s.body);
+    lat.get(s.name)!.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+}
+agent.destroy();
+server.kill('SIGTERM');
+const httpRows = httpSubjects.map((s) => {
+  const l = summarize(lat.get(s.name)!);
+  return [s.name, l.median, l.p99];
+});
+
+console.log(
+  `## bench/hook — one process per call, ${rounds} rounds (node ${process.version}, ${os.cpus().length} CPUs)\n`,
+);
+console.log(table(['subject', 'wall median ms', 'wall p99 ms', 'ratio (median)'], procRows));
+console.log("\nGoal: hook wall median <= 1.5x node -e ''.\n");
+console.log(`## bench/hook — toolgate serve over loopback HTTP keep-alive, ${requests} requests each\n`);
+console.log(table(['request', 'median ms', 'p99 ms'], httpRows));
+console.log('\nGoal: median < 1 ms.');
+fs.rmSync(tmp, { recursive: true, force: true });
