@@ -1,4 +1,5 @@
 import type { CommandLine, CwdSet, Redirect, SimpleCommand } from './command-line.js';
+import { hostSlice } from './commands/hosts.js';
 import { COMMANDS } from './commands/index.js';
 import type {
   Analyzer,
@@ -48,6 +49,8 @@ export interface CommandReport {
   readonly lingers: readonly string[];
   /** Whether it opens network connections. */
   readonly network: boolean;
+  /** The hosts it connects to, as the line shows them (see EffectSink.destination). */
+  readonly hosts: readonly Word[];
   /** Why it runs code that exists only at run time (a dynamic command name or script); empty otherwise. */
   readonly unknownCode: readonly string[];
   /** It runs, as code, what arrives on its stdin. */
@@ -174,6 +177,8 @@ class LineAnalyzer {
     for (const a of cmd.assignments) this.environment(a.name, a.value, r, argv[0]);
     const nameWord = argv[0];
     if (nameWord === undefined) return;
+    // What rules match is the command as it runs: with the words xargs (or a pager) adds.
+    if (extraArgs) r.appendsArguments();
     if (isDynamic(nameWord)) {
       r.unknownCode(`the command name "${nameWord.raw}" is only known at run time`);
       return;
@@ -343,6 +348,10 @@ class CommandSink implements EffectSink {
     this.r.network(why, sends);
   }
 
+  destination(host: Word): void {
+    this.r.destination(host);
+  }
+
   change(why: string, destructive: boolean): void {
     this.r.change(why, destructive);
   }
@@ -375,8 +384,10 @@ function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean): 
   if (target === undefined) return;
   const value = target.value;
   if ((op === '>&' || op === '<&') && !isDynamic(target) && /^(\d+|-)$/.test(value)) return;
-  if (!isDynamic(target) && /^\/dev\/(tcp|udp)\//.test(value)) {
-    r.network(`redirect ${op} ${value} opens a network connection`, op !== '<');
+  const socket = /^\/dev\/(tcp|udp)\/([^/]*)/.exec(value);
+  if (socket && (target.staticPrefix ?? value.length) >= 9) {
+    r.network(`redirect ${op} ${target.raw} opens a network connection`, op !== '<');
+    r.destination(hostSlice(target, 9, 9 + socket[2]!.length));
     return;
   }
   if (!isDynamic(target) && (EXEMPT_DEVICES.has(value) || /^\/dev\/fd\/\d+$/.test(value))) return;
@@ -409,15 +420,21 @@ class ReportBuilder {
   private readonly envs: { name: string; value: Word }[] = [];
   private readonly lingering: string[] = [];
   private usesNetwork = false;
+  private readonly hosts: Word[] = [];
   private stdinCode = false;
   private readonly unknown: string[] = [];
   private isTransparent = false;
 
   constructor(
     private readonly cmd: SimpleCommand,
-    private readonly argv: readonly Word[],
+    private argv: readonly Word[],
     private readonly via: string,
   ) {}
+
+  /** Arguments the program adds at run time: one more word of the command, only known then. */
+  appendsArguments(): void {
+    this.argv = [...this.argv, APPENDED];
+  }
 
   display(): string {
     const words = this.argv.map((w) => w.raw).join(' ');
@@ -471,6 +488,10 @@ class ReportBuilder {
     }
   }
 
+  destination(host: Word): void {
+    this.hosts.push(host);
+  }
+
   change(why: string, destructive: boolean): void {
     this.notRO.push(why);
     if (destructive) this.destructive.push(why);
@@ -507,6 +528,7 @@ class ReportBuilder {
       destructive: this.destructive,
       lingers: this.lingering,
       network: this.usesNetwork,
+      hosts: this.hosts,
       unknownCode: this.unknown,
       runsStdin: this.stdinCode,
       stdin: this.cmd.stdin,

@@ -50,6 +50,8 @@ const evalSpec: CommandSpec = {
 const sourceSpec: CommandSpec = {
   analyze(ctx, sink) {
     const file = ctx.args[0];
+    // The file is read (and run): Read rules about it apply, as they do to `cat FILE`.
+    if (file) sink.read(file);
     if (file && file.expansions.length > 0) {
       sink.unknownCode(`${ctx.name} runs the commands in ${file.raw}, which exist only at run time`);
       return;

@@ -24,6 +24,8 @@ function interpreter(versionFlags: RegExp = /^(--version|-V|-v|--help|-h)$/): Co
         stdinScriptOpaque(ctx.name, ctx, sink);
         return;
       }
+      const file = scriptFile(args);
+      if (file) sink.read(file);
       sink.opaque(
         `${ctx.name} runs a program the line does not show (${args
           .map((w) => w.raw)
@@ -32,6 +34,21 @@ function interpreter(versionFlags: RegExp = /^(--version|-V|-v|--help|-h)$/): Co
       );
     },
   };
+}
+
+/**
+ * The script file an interpreter runs: its first operand, unless an option before it gives the
+ * code itself (`-c`, `-e`, `-E`, `-r`, `-m`, `--eval`, ...). An option's value may be taken for
+ * the file, which only reports a read too many.
+ */
+function scriptFile(args: readonly Word[]): Word | undefined {
+  for (const w of args) {
+    if (w.value === '--') continue;
+    if (/^-[a-zA-Z]*[ceErm]$|^--(eval|command|execute|module|print)\b/.test(w.value)) return undefined;
+    if (w.value.startsWith('-')) continue;
+    return w;
+  }
+  return undefined;
 }
 
 function stdinScriptOpaque(name: string, ctx: Parameters<CommandSpec['analyze']>[0], sink: EffectSink): void {

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { Word } from '../word.js';
 import {
   applyOptions,
   type CommandSpec,
   type CommandTable,
+  type EffectSink,
   type OptionRules,
   printer,
   reader,
@@ -270,10 +272,28 @@ function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
       );
       for (const w of operands) {
         if (kind === 'mv') sink.remove(w, `mv removes ${w.raw} from where it was`);
-        else if (kind !== 'ln') sink.read(w);
+        else if (kind === 'ln') linkTargets(w, target, targetDir !== undefined, ids, sink);
+        else sink.read(w);
       }
     },
   };
+}
+
+/**
+ * What a link leads to is a read: the link is a way to read it later under a name no rule
+ * names. A hard link's target and a `-r` symlink's are relative to the working directory; a
+ * plain symlink's to the directory the link is in (the link's own, or the target directory).
+ */
+function linkTargets(w: Word, at: Word, atIsDirectory: boolean, ids: Set<string>, sink: EffectSink): void {
+  sink.read(w);
+  if (!ids.has('symbolic-link') || ids.has('relative') || w.value.startsWith('/')) return;
+  if (w.expansions.length > 0 || at.expansions.length > 0) return;
+  const dirs = atIsDirectory ? [at.value] : [path.posix.dirname(at.value), at.value];
+  for (const dir of dirs) {
+    if (dir === '.' || dir === '') continue;
+    const joined = path.posix.join(dir, w.value);
+    sink.read({ ...w, value: joined, raw: joined });
+  }
 }
 
 function remover(options: readonly string[], verb: string): CommandSpec {

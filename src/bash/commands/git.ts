@@ -1,5 +1,6 @@
 import type { Word } from '../word.js';
 import { gitConfigEffect } from './git-config.js';
+import { gitRemoteHost } from './hosts.js';
 import {
   type Analyzer,
   applyOptions,
@@ -49,6 +50,8 @@ const DIFF_OPTIONS = [
 ];
 
 /** Subcommands that only read; their paths after `--` and their `rev:path` operands are reads. */
+const READING_RULES: OptionRules = { options: DIFF_OPTIONS, anyOption: true, effects: DIFF_EFFECTS };
+
 function reading(
   extraOptions: readonly string[] = [],
   extraEffects: Readonly<Record<string, OptionEffect>> = {},
@@ -64,16 +67,52 @@ function reading(
   };
 }
 
-/** `-- path...` are files read; `rev:path` reads that file from history. */
+/**
+ * `-- path...` are files read; `rev:path` reads that file from history, `:path` and `:N:path`
+ * its copy in the index. The path is the file's (relative to the top of the repository, or to
+ * the working directory with `./`); it is reported as written, relative to where git runs.
+ */
 function reportPaths(ctx: CommandContext, operands: readonly Word[], sink: EffectSink): void {
   const dashDash = ctx.args.findIndex((w) => w.value === '--');
   if (dashDash >= 0) for (const w of ctx.args.slice(dashDash + 1)) sink.read(w);
   for (const w of operands) {
-    const colon = w.value.indexOf(':');
-    if (colon > 0 && !w.value.startsWith(':') && !w.value.includes('://'))
-      sink.read({ ...w, value: w.value.slice(colon + 1) });
+    const path = revisionPath(w.value);
+    if (path !== undefined) sink.read({ ...w, value: path });
   }
 }
+
+/** The path of `rev:path`, `:path` or `:N:path`; undefined for other words (and `:/message`). */
+function revisionPath(value: string): string | undefined {
+  if (value.includes('://')) return undefined;
+  const index = /^:(?:[0-3]:)?(?!\/)(.+)$/s.exec(value);
+  if (index) return index[1];
+  const colon = value.indexOf(':');
+  return colon > 0 && colon < value.length - 1 ? value.slice(colon + 1) : undefined;
+}
+
+/** `git diff --no-index A B` compares two files outside git: both are read. */
+const diff: Analyzer = (ctx, sink) => {
+  const parsed = applyOptions(ctx, sink, READING_RULES);
+  reportPaths(ctx, parsed.operands, sink);
+  if (!ctx.args.some((w) => w.value === '--no-index')) return;
+  for (const w of parsed.operands) if (w.expansions.length > 0 || w.value !== '/dev/null') sink.read(w);
+};
+
+/** `git add PATH...` reads the files it stages (into the index, where `git show :PATH` prints them). */
+const add: Analyzer = (ctx, sink) => {
+  sink.change(`${ctx.name} stages changes in the index`, false);
+  const parsed = applyOptions(ctx, sink, ADD_RULES);
+  for (const w of parsed.operands) sink.read(w);
+};
+
+const ADD_RULES: OptionRules = {
+  options: ['chmod=', 'pathspec-from-file=', 'pathspec-file-nul', 'e|edit', 'p|patch', 'i|interactive'],
+  anyOption: true,
+  effects: {
+    'pathspec-from-file': 'read',
+    edit: (_v, s, c) => s.opaque(`${c.name} --edit opens an editor`),
+  },
+};
 
 function writes(what: string, destructive = false): Analyzer {
   return (ctx, sink) => sink.change(`${ctx.name} ${what}`, destructive);
@@ -85,6 +124,60 @@ const network =
     sink.network(`${ctx.name} talks to a remote repository`, sends);
     also?.(ctx, sink);
   };
+
+/** Options of clone, fetch, pull, push and ls-remote whose value is the next word. */
+const REMOTE_VALUES = new Set([
+  '-o',
+  '--origin',
+  '-b',
+  '--branch',
+  '-u',
+  '--upload-pack',
+  '--receive-pack',
+  '--exec',
+  '--reference',
+  '--reference-if-able',
+  '--separate-git-dir',
+  '--depth',
+  '--deepen',
+  '--shallow-since',
+  '--shallow-exclude',
+  '-c',
+  '--config',
+  '--template',
+  '-j',
+  '--jobs',
+  '--filter',
+  '--bundle-uri',
+  '--server-option',
+  '--push-option',
+  '--refmap',
+  '--negotiation-tip',
+  '--recurse-submodules-default',
+  '--sort',
+  '--repo',
+]);
+
+/** The repository a clone, fetch, pull, push or ls-remote names (its first operand), if any. */
+function repositoryOperand(args: readonly Word[]): Word | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.value === '--') return args[i + 1];
+    if (w.dynamicStart || !w.value.startsWith('-')) return w;
+    if (REMOTE_VALUES.has(w.value)) i++;
+  }
+  return undefined;
+}
+
+/** Where a repository operand (a URL, `user@host:path`) connects; a remote's name shows no host. */
+function reportRepository(args: readonly Word[], sink: EffectSink): void {
+  const repo = repositoryOperand(args);
+  const host = repo && gitRemoteHost(repo);
+  if (host) sink.destination(host);
+  const option = args.find((w) => w.value.startsWith('--repo='));
+  const optionHost = option && gitRemoteHost({ ...option, value: option.value.slice(7) });
+  if (optionHost) sink.destination(optionHost);
+}
 
 function hasFlag(ctx: CommandContext, ...flags: string[]): boolean {
   return ctx.args.some(
@@ -227,6 +320,15 @@ const remote: Analyzer = (ctx, sink) => {
   }
   if (sub === 'update' || sub === 'prune')
     return sink.network(`${ctx.name} ${sub} fetches from remotes`, sub === 'prune');
+  // `remote add NAME URL`, `remote set-url NAME URL`: later pushes and fetches go there.
+  if (sub === 'add' || sub === 'set-url') {
+    const operands = ctx.args.filter(
+      (w, i) => !w.value.startsWith('-') && !/^(-t|-m|--track|--master)$/.test(ctx.args[i - 1]?.value ?? ''),
+    );
+    const url = operands[2];
+    const host = url && gitRemoteHost(url);
+    if (host) sink.destination(host);
+  }
   sink.change(
     `${ctx.name} ${sub} changes the repository's remotes`,
     /^(remove|rm|set-url|rename)$/.test(sub),
@@ -326,6 +428,7 @@ const push: Analyzer = (ctx, sink) => {
       `${ctx.name} --receive-pack`,
     );
   sink.change(`${ctx.name} runs the repository's pre-push hook`, false);
+  reportRepository(ctx.args, sink);
 };
 
 const lsRemote: Analyzer = (ctx, sink) => {
@@ -339,6 +442,7 @@ const lsRemote: Analyzer = (ctx, sink) => {
       sink.runScript(args[i + 1]!, `${ctx.name} ${v}`);
     else if (/^ext::/.test(v)) sink.opaque(`${ctx.name} with an ext:: URL runs a command`);
   }
+  reportRepository(args, sink);
 };
 
 const fetchLike =
@@ -350,6 +454,7 @@ const fetchLike =
       if (m) sink.runScript({ ...w, value: m[2]! }, `${ctx.name} --${m[1]}`);
       if (w.value.startsWith('ext::')) sink.opaque(`${ctx.name} with an ext:: URL runs a command`);
     }
+    reportRepository(ctx.args, sink);
     if (destructive || hasFlag(ctx, '--prune', '-p', '--force', '-f'))
       sink.change(`${ctx.name} can overwrite local refs or files`, true);
     else sink.change(`${ctx.name} updates local refs`, false);
@@ -387,19 +492,47 @@ const hashObject: Analyzer = (ctx, sink) => {
   if (hasFlag(ctx, '-w')) sink.change(`${ctx.name} -w writes objects into the repository`, false);
 };
 
+/** `git archive [options] TREE [PATH...]`: the paths (and `--add-file` files) go into the archive. */
 const archive: Analyzer = (ctx, sink) => {
   const args = ctx.args;
+  const operands: Word[] = [];
   for (let i = 0; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (v === '-o' || v === '--output') {
-      if (args[i + 1]) sink.write(args[i + 1]!, 'overwrite', `${ctx.name} writes ${args[i + 1]!.raw}`);
-    } else if (v.startsWith('--output='))
-      sink.write({ ...args[i]!, value: v.slice(9) }, 'overwrite', `${ctx.name} writes ${v.slice(9)}`);
-    else if (v.startsWith('--remote'))
+    const w = args[i]!;
+    const v = w.value;
+    if (w.dynamicStart || !v.startsWith('-')) {
+      operands.push(w);
+      continue;
+    }
+    const m = /^(-o|--[a-z-]+)(?:=(.*))?$/s.exec(v);
+    const name = m?.[1];
+    let value: Word | undefined;
+    if (name !== undefined && ARCHIVE_VALUES.has(name)) {
+      value = m?.[2] === undefined ? args[++i] : { ...w, value: m[2] };
+    }
+    if (name === '-o' || name === '--output') {
+      if (value) sink.write(value, 'overwrite', `${ctx.name} writes ${value.raw}`);
+    } else if (name === '--add-file') {
+      if (value) sink.read(value);
+    } else if (name === '--remote') {
       sink.network(`${ctx.name} --remote talks to a remote repository`, false);
-    else if (v.startsWith('--exec')) sink.opaque(`${ctx.name} --exec runs a program on the remote`);
+      const host = value && gitRemoteHost(value);
+      if (host) sink.destination(host);
+    } else if (name === '--exec') sink.opaque(`${ctx.name} --exec runs a program on the remote`);
   }
+  for (const w of operands.slice(1)) sink.read(w);
 };
+
+const ARCHIVE_VALUES = new Set([
+  '-o',
+  '--output',
+  '--prefix',
+  '--format',
+  '--remote',
+  '--exec',
+  '--mtime',
+  '--add-file',
+  '--add-virtual-file',
+]);
 
 const formatPatch: Analyzer = (ctx, sink) => {
   if (hasFlag(ctx, '--stdout')) return;
@@ -419,6 +552,11 @@ const submodule: Analyzer = (ctx, sink) => {
   const sub = ctx.args.find((w) => !w.value.startsWith('-'))?.value;
   if (sub === undefined || sub === 'status' || sub === 'summary') return;
   if (sub === 'foreach') return sink.opaque(`${ctx.name} foreach runs a command in every submodule`);
+  if (sub === 'add') {
+    const url = repositoryOperand(ctx.args.slice(ctx.args.findIndex((w) => w.value === 'add') + 1));
+    const host = url && gitRemoteHost(url);
+    if (host) sink.destination(host);
+  }
   sink.network(`${ctx.name} ${sub} fetches and changes submodules`, false);
   sink.change(`${ctx.name} ${sub} changes submodules`, sub === 'deinit');
 };
@@ -503,7 +641,7 @@ const READ_ONLY: Record<string, Analyzer> = {
     'skip=',
   ]),
   show: reading(['format=', 'pretty?']),
-  diff: reading(),
+  diff,
   'diff-tree': reading(),
   'diff-index': reading(),
   'diff-files': reading(),
@@ -585,7 +723,7 @@ const CHANGES: Record<string, Analyzer> = {
     for (const w of ctx.args.filter((a) => !a.value.startsWith('-')))
       sink.write(w, 'overwrite', `${ctx.name} moves ${w.raw}`);
   },
-  add: writes('stages changes in the index'),
+  add,
   commit,
   push,
   pull: fetchLike('fetches and merges from a remote', false),

@@ -6,6 +6,7 @@ import { FILESYSTEM } from './fs.js';
 import { GIT } from './git.js';
 import { LAUNCHERS } from './launchers.js';
 import { NETWORK } from './net.js';
+import { REMOTE } from './remote.js';
 import { RUN_AS } from './run-as.js';
 import { SEARCH } from './search.js';
 import type { CommandTable } from './spec.js';
@@ -23,6 +24,7 @@ export const COMMANDS: CommandTable = Object.freeze(
     Object.create(null) as Record<string, never>,
     SYSTEM,
     NETWORK,
+    REMOTE,
     DEVELOPMENT,
     EDITORS,
     ARCHIVE,

@@ -1,4 +1,5 @@
 import type { Word } from '../word.js';
+import { hostSlice, unknownHost, urlHost } from './hosts.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -23,6 +24,25 @@ function readAtFile(v: Word | undefined, sink: EffectSink): void {
 const SEND = (v: Word | undefined, s: EffectSink): void => {
   readAtFile(v, s);
   s.network('curl sends data to a server', true);
+};
+
+/** `--data-urlencode [name]@file` sends the file (`name=...` is literal content). */
+const SEND_URLENCODED = (v: Word | undefined, s: EffectSink): void => {
+  const m = v && /^[^=@]*@(.+)$/s.exec(v.value);
+  if (v && m) s.read({ ...v, value: m[1]! });
+  s.network('curl sends data to a server', true);
+};
+
+/** `-F name=@file` uploads the file, `-F name=<file` sends its contents (`;type=...` may follow). */
+const SEND_FORM = (v: Word | undefined, s: EffectSink): void => {
+  const m = v && /^[^=]*=[@<]([^;]+)/s.exec(v.value);
+  if (v && m && m[1] !== '-') s.read({ ...v, value: m[1]! });
+  s.network('curl sends data to a server', true);
+};
+
+/** Certificates and keys are read to authenticate: `--key ~/.ssh/id_rsa` reads the key. */
+const READS_CERT = (v: Word | undefined, s: EffectSink): void => {
+  if (v) s.read({ ...v, value: v.value.replace(/(?<!\\):.*$/s, '') });
 };
 
 const CURL_RULES: OptionRules = {
@@ -68,6 +88,7 @@ const CURL_RULES: OptionRules = {
     'E|cert=',
     'key=',
     'cacert=',
+    'netrc-file=',
     'capath=',
     'resolve=',
     'connect-to=',
@@ -75,6 +96,9 @@ const CURL_RULES: OptionRules = {
     'url=',
     'G|get',
     'I|head',
+    'g|globoff',
+    'preproxy=',
+    'doh-url=',
   ],
   anyOption: true,
   effects: {
@@ -82,10 +106,14 @@ const CURL_RULES: OptionRules = {
     'data-ascii': SEND,
     'data-binary': SEND,
     'data-raw': SEND,
-    'data-urlencode': SEND,
+    'data-urlencode': SEND_URLENCODED,
     json: SEND,
-    form: SEND,
+    form: SEND_FORM,
     'form-string': SEND,
+    cert: READS_CERT,
+    key: 'read',
+    cacert: 'read',
+    'netrc-file': 'read',
     'upload-file': (v, s) => {
       if (v) s.read(v);
       s.network('curl -T uploads a file', true);
@@ -106,8 +134,10 @@ const CURL_RULES: OptionRules = {
     'dump-header': 'write',
     'cookie-jar': 'write',
     cookie: (v, s) => v && !v.value.includes('=') && s.read(v),
-    config: (v, s) =>
-      s.notUnderstood(`curl -K reads options from ${v?.raw ?? 'a file'}, which may write files or upload`),
+    config: (v, s) => {
+      if (v && v.value !== '-') s.read(v);
+      s.notUnderstood(`curl -K reads options from ${v?.raw ?? 'a file'}, which may write files or upload`);
+    },
     trace: 'write',
     'trace-ascii': 'write',
     stderr: 'write',
@@ -122,11 +152,38 @@ const curl: CommandSpec = {
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, CURL_RULES);
     sink.network('curl opens a network connection', false);
-    for (const w of parsed.operands) {
+    const globs = !parsed.options.some((o) => o.id === 'globoff');
+    const urls = [...parsed.operands, ...parsed.options.filter((o) => o.id === 'url').map((o) => o.value!)];
+    for (const w of urls) {
       if (/^file:/i.test(w.value)) sink.read({ ...w, value: w.value.replace(/^file:\/\//i, '') });
+      else curlHost(w, globs, sink);
+    }
+    for (const o of parsed.options) {
+      const v = o.value;
+      if (v === undefined) continue;
+      if (o.id === 'proxy' || o.id === 'preproxy' || o.id === 'doh-url') curlHost(v, false, sink);
+      else if (o.id === 'connect-to') {
+        // HOST1:PORT1:HOST2:PORT2 sends the connection for HOST1 to HOST2.
+        const parts = v.value.split(':');
+        if (parts.length >= 4) {
+          const start = parts[0]!.length + parts[1]!.length + 2;
+          sink.destination(hostSlice(v, start, start + parts[2]!.length));
+        } else sink.destination(unknownHost(v));
+      } else if (o.id === 'config') sink.destination(unknownHost(v));
     }
   },
 };
+
+/** A curl URL: `{a,b}` and `[1-3]` in it are curl's own globs (unless -g), so its host is not literal. */
+function curlHost(w: Word, globs: boolean, sink: EffectSink): void {
+  const host = urlHost(w, true);
+  if (host === undefined) return;
+  if (globs && host.expansions.length === 0 && /[{}[\]]/.test(host.value.replace(/^\[[^\]]*\]$/, ''))) {
+    sink.destination({ ...host, expansions: ['glob'], dynamicStart: true });
+    return;
+  }
+  sink.destination(host);
+}
 
 const WGET_RULES: OptionRules = {
   options: [
@@ -183,6 +240,19 @@ const wget: CommandSpec = {
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, WGET_RULES);
     sink.network('wget downloads over the network', false);
+    for (const w of parsed.operands) {
+      const host = urlHost(w, true);
+      if (host) sink.destination(host);
+    }
+    for (const o of parsed.options) {
+      if (o.value === undefined) continue;
+      // -i: the URLs are in a file; -B: relative ones are resolved against a base.
+      if (o.id === 'input-file') sink.destination(unknownHost(o.value));
+      if (o.id === 'base') {
+        const host = urlHost(o.value, true);
+        if (host) sink.destination(host);
+      }
+    }
     const toStdout = parsed.options.some((o) => o.id === 'output-document' && o.value?.value === '-');
     const spider = parsed.options.some((o) => o.id === 'spider');
     if (!toStdout && !spider && !parsed.options.some((o) => o.id === 'output-document')) {
@@ -191,109 +261,61 @@ const wget: CommandSpec = {
   },
 };
 
-/** ssh: `-o ProxyCommand=...` and LocalCommand run locally before anything connects. */
-const ssh: CommandSpec = {
-  analyze(ctx, sink) {
-    const args = ctx.args;
-    for (let i = 0; i < args.length; i++) {
-      const v = args[i]!.value;
-      let opt: Word | undefined;
-      if (v === '-o') opt = args[i + 1];
-      else if (v.startsWith('-o')) opt = { ...args[i]!, value: v.slice(2) };
-      if (opt) {
-        const m = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+exec)\s*[= ]\s*(.*)$/is.exec(
-          opt.value,
-        );
-        if (m && m[2] !== 'none') sink.runScript({ ...opt, value: m[2]! }, `${ctx.name} -o ${m[1]}`);
-      }
-      if (v === '-F' && args[i + 1])
-        sink.notUnderstood(`${ctx.name} -F reads a configuration that can run commands`);
-    }
-    sink.network(`${ctx.name} connects to another machine and can run commands or send data there`, true);
-  },
-};
-
-function sends(what: string): CommandSpec {
-  return { analyze: (ctx, sink) => sink.network(`${ctx.name} ${what}`, true) };
-}
-
-function looks(what: string): CommandSpec {
-  return { analyze: (ctx, sink) => sink.network(`${ctx.name} ${what}`, false) };
-}
-
-/** rsync: a `host:` or `rsync://` operand is remote; the last operand is written. */
-const RSYNC_RULES: OptionRules = {
+/** httpie / xh: data items or a mutating method make it a send. */
+const HTTPIE_RULES: OptionRules = {
   options: [
-    'e|rsh=',
-    'rsync-path=',
-    'exclude=',
-    'include=',
-    'exclude-from=',
-    'include-from=',
-    'files-from=',
-    'filter|f=',
-    'chmod=',
-    'chown=',
-    'log-file=',
-    'partial-dir=',
-    'temp-dir|T=',
-    'compare-dest=',
-    'copy-dest=',
-    'link-dest=',
-    'backup-dir=',
-    'suffix=',
-    'bwlimit=',
+    'a|auth=',
+    'A|auth-type=',
+    'session=',
+    'session-read-only=',
+    'o|output=',
+    'proxy=',
+    'verify=',
+    'cert=',
+    'cert-key=',
+    'cert-key-pass=',
     'timeout=',
-    'port=',
-    'password-file=',
-    'n|dry-run',
-    'delete',
-    'delete-before',
-    'delete-during',
-    'delete-after',
-    'delete-excluded',
-    'remove-source-files',
-    'list-only',
+    'p|print=',
+    's|style=',
+    'format-options=',
+    'pretty=',
+    'max-redirects=',
+    'max-headers=',
+    'ssl=',
+    'ciphers=',
+    'boundary=',
+    'raw=',
+    'default-scheme=',
   ],
   anyOption: true,
   effects: {
-    rsh: 'exec',
-    'rsync-path': 'not-read-only',
-    'exclude-from': 'read',
-    'include-from': 'read',
-    'files-from': 'read',
-    'password-file': 'read',
-    'log-file': 'write',
+    output: 'write',
+    session: 'write',
+    'session-read-only': 'read',
+    cert: 'read',
+    'cert-key': 'read',
+    proxy: (v, s) => {
+      // `--proxy=http:http://host:port`
+      const url = v && /^[a-z]+:(.+)$/s.exec(v.value);
+      if (v && url) {
+        const host = urlHost({ ...v, value: url[1]! }, true);
+        if (host) s.destination(host);
+      }
+    },
   },
 };
 
-const rsync: CommandSpec = {
-  analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, RSYNC_RULES);
-    const ids = new Set(parsed.options.map((o) => o.id));
-    const ops = [...parsed.operands];
-    const remote = ops.some((w) => /^[^/]*:|^rsync:\/\//.test(w.value));
-    if (remote) sink.network('rsync copies to or from another machine', true);
-    if (ids.has('dry-run') || ids.has('list-only') || ops.length < 2) {
-      if (!remote && !ids.has('dry-run') && !ids.has('list-only') && ops.length < 2)
-        sink.notUnderstood('rsync without a destination');
-      return;
-    }
-    const dest = ops.pop()!;
-    sink.write(dest, 'overwrite', `rsync writes into ${dest.raw}`);
-    for (const src of ops) sink.read(src);
-    if ([...ids].some((id) => id.startsWith('delete')))
-      sink.remove(dest, 'rsync --delete deletes files at the destination');
-    if (ids.has('remove-source-files'))
-      for (const src of ops) sink.remove(src, 'rsync --remove-source-files deletes the sources');
-  },
-};
-
-/** httpie / xh: data items or a mutating method make it a send. */
 const httpie: CommandSpec = {
   analyze(ctx, sink) {
-    const operands = ctx.args.filter((w) => !w.value.startsWith('-'));
+    const parsed = applyOptions(ctx, sink, HTTPIE_RULES);
+    const operands = parsed.operands;
     const method = operands[0] && /^[A-Z]+$/.test(operands[0].value) ? operands[0].value : undefined;
+    const url = operands[method ? 1 : 0];
+    if (url) {
+      // `:3000/x` is localhost; anything else is a URL whose scheme may be left out.
+      const host = /^:\d*(\/|$)/.test(url.value) ? undefined : urlHost(url, true);
+      if (host) sink.destination(host);
+    }
     const items = operands.slice(method ? 2 : 1);
     for (const w of items) {
       const m = /^[^=:@]*(?:=@|:=@|@)(.+)$/.exec(w.value);
@@ -302,13 +324,6 @@ const httpie: CommandSpec = {
     const dataItems = items.some((w) => /=|:=|@/.test(w.value) && !/^[^=]*:[^=]*$/.test(w.value));
     const mutating = method !== undefined ? !/^(GET|HEAD|OPTIONS)$/.test(method) : dataItems;
     sink.network(`${ctx.name} makes an HTTP request${mutating ? ' that sends data' : ''}`, mutating);
-    const download = ctx.args.find((w) => /^(-o|--output)$/.test(w.value));
-    if (download)
-      sink.write(
-        ctx.args[ctx.args.indexOf(download) + 1] ?? literal('(output)'),
-        'overwrite',
-        `${ctx.name} -o writes a file`,
-      );
   },
 };
 
@@ -439,27 +454,6 @@ const databases: CommandSpec = {
 export const NETWORK: CommandTable = {
   curl,
   wget,
-  ssh,
-  scp: sends('copies files to or from another machine'),
-  sftp: sends('transfers files to or from another machine'),
-  ftp: sends('transfers files over the network'),
-  rsync,
-  nc: sends('opens a raw network connection and sends its input'),
-  ncat: sends('opens a raw network connection and sends its input'),
-  netcat: sends('opens a raw network connection and sends its input'),
-  socat: sends('relays data over the network'),
-  telnet: sends('opens a network connection'),
-  ping: looks('sends packets to a host'),
-  ping6: looks('sends packets to a host'),
-  traceroute: looks('sends packets to a host'),
-  tracepath: looks('sends packets to a host'),
-  mtr: looks('sends packets to a host'),
-  dig: looks('queries DNS'),
-  nslookup: looks('queries DNS'),
-  host: looks('queries DNS'),
-  whois: looks('queries a whois server'),
-  nmap: looks('scans hosts'),
-  arping: looks('sends packets to a host'),
   http: httpie,
   https: httpie,
   xh: httpie,

@@ -1,6 +1,6 @@
 import { wordMayBeOption } from '../option-risk.js';
 import type { Word } from '../word.js';
-import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from './spec.js';
+import { applyOptions, type CommandSpec, type CommandTable, filledIn, type OptionRules } from './spec.js';
 
 /** Searching: grep and friends read; find, fd and rg also have options that write or run programs. */
 
@@ -333,7 +333,9 @@ const find: CommandSpec = {
       } else if (FIND_EXEC.has(name)) {
         let end = i + 1;
         while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end++;
-        const inner = args.slice(i + 1, end);
+        // `{}` is each file found: a path only known at run time, under the starting points.
+        const safeStart = starts.every((s) => s.expansions.length === 0);
+        const inner = filledIn(args.slice(i + 1, end), '{}', safeStart);
         sink.notUnderstood(`find -${name} runs a command for every file it finds`);
         if (inner.length > 0) sink.run(inner, `find -${name}`, { repeated: true });
         if (name === 'ok' || name === 'okdir') sink.notUnderstood(`find -${name} asks on the terminal`);
@@ -393,9 +395,12 @@ const fd: CommandSpec = {
       if (stop >= 0) inner = inner.slice(0, stop);
       if (attached) inner = [{ ...flag, value: attached }, ...inner];
       sink.notUnderstood(`${ctx.name} ${flag.raw} runs a command for every file it finds`);
+      // {}, {/}, {//}, {.}, {/.} stand for the file found; without one, it is appended.
+      const placeholder = /\{(\/|\/\/|\.|\/\.)?\}/;
+      const fills = inner.some((w) => placeholder.test(w.value));
       if (inner.length > 0)
-        sink.run(inner, `${ctx.name} -x`, {
-          extraArgs: !inner.some((w) => w.value.includes('{')),
+        sink.run(fills ? filledIn(inner, placeholder) : inner, `${ctx.name} -x`, {
+          extraArgs: !fills,
           repeated: true,
         });
     }

@@ -57,6 +57,13 @@ export interface EffectSink {
   /** Runs code the line does not show: a script, an interpreter, a build tool, an unknown program. */
   opaque(why: string): void;
   network(why: string, sends: boolean): void;
+  /**
+   * A host the command connects to, as the line shows it (a URL's host, `user@host`, a host
+   * operand); a word only known at run time when the line does not show it. Commands that
+   * connect to a host the line does not name at all (a configured remote, a registry) report
+   * none. Also a host the command sets up for later connections (`git remote add x URL`).
+   */
+  destination(host: Word): void;
   /** Changes state other than files: processes, permissions, the clock, git refs, packages. */
   change(why: string, destructive: boolean): void;
   /** An option or form this knowledge does not model: the line is not read-only (fail closed). */
@@ -297,6 +304,26 @@ export function subContext(ctx: CommandContext, name: string, args: readonly Wor
     extraArgs: ctx.extraArgs,
     repeated: ctx.repeated,
   };
+}
+
+/**
+ * Words holding a placeholder the program fills in at run time (find's `{}`, the string of
+ * `xargs -I`): only known at run time. `safeStart`: what replaces it cannot begin with `-` when
+ * it starts the word (find's paths begin with its starting point).
+ */
+export function filledIn(words: readonly Word[], placeholder: string | RegExp, safeStart = false): Word[] {
+  return words.map((w) => {
+    const at = typeof placeholder === 'string' ? w.value.indexOf(placeholder) : w.value.search(placeholder);
+    if (at < 0) return w;
+    const known = w.expansions.length === 0 ? w.value.length : (w.staticPrefix ?? 0);
+    return {
+      value: w.value,
+      raw: w.raw,
+      expansions: w.expansions.includes('variable') ? w.expansions : [...w.expansions, 'variable'],
+      dynamicStart: w.dynamicStart || (at === 0 && !safeStart),
+      staticPrefix: Math.min(known, at),
+    };
+  });
 }
 
 export const literal = (w: Word | undefined): string | undefined =>

@@ -6,6 +6,7 @@ import {
   type CommandSpec,
   type CommandTable,
   type EffectSink,
+  filledIn,
   type OptionRules,
 } from './spec.js';
 
@@ -244,20 +245,19 @@ const XARGS_RULES: OptionRules = {
 const xargs: CommandSpec = {
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, XARGS_RULES);
-    const inner = rest(ctx, parsed.restIndex);
-    const replace = parsed.options.some((o) => o.id === 'I' || o.id === 'replace');
+    const replacing = parsed.options.find((o) => o.id === 'I' || o.id === 'replace');
+    const replace = replacing !== undefined;
+    // -I STRING (or -i, meaning {}): each input line replaces STRING, only known at run time.
+    // (Whether a line could start with "-" and turn into an option is not modelled here.)
+    const token = replacing?.value?.value || '{}';
+    const given = rest(ctx, parsed.restIndex);
+    const inner = replace ? filledIn(given, token, true) : given;
     if (inner.length === 0) return; // the default command is echo
     const name = inner[0]!.value;
     if (SHELLS.has(name) || INTERPRETERS_RUN_ARGS.has(name)) {
       sink.notUnderstood(`xargs ${name} runs code with arguments only known at run time`);
     }
     sink.run(inner, 'xargs', { extraArgs: !replace, repeated: true });
-    if (replace) {
-      for (const w of inner) {
-        if (w.value.includes('{}') && inner.indexOf(w) === 0)
-          sink.notUnderstood('xargs -I puts run-time text in the command name');
-      }
-    }
   },
 };
 
@@ -453,7 +453,10 @@ const shell: CommandSpec = {
     const ids = new Set(parsed.options.map((o) => o.id));
     if (ids.has('version') || ids.has('help')) return;
     const rcfile = parsed.options.find((o) => o.id === 'rcfile' || o.id === 'init-file');
-    if (rcfile) sink.opaque(`${ctx.name} --rcfile runs ${rcfile.value?.raw ?? 'a file'}`);
+    if (rcfile) {
+      if (rcfile.value) sink.read(rcfile.value);
+      sink.opaque(`${ctx.name} --rcfile runs ${rcfile.value?.raw ?? 'a file'}`);
+    }
     const operands = parsed.restIndex === undefined ? [] : words.slice(parsed.restIndex);
     if (ctx.extraArgs) sink.notUnderstood(`${ctx.name} is given arguments only known at run time`);
     if (ids.has('n')) return; // -n: read commands without running them
@@ -465,6 +468,7 @@ const shell: CommandSpec = {
     }
     if (operands.length > 0 && !ids.has('s')) {
       const script = operands[0]!;
+      sink.read(script);
       if (script.expansions.length > 0)
         sink.unknownCode(`${ctx.name} runs the script ${script.raw}, which exists only at run time`);
       else sink.opaque(`${ctx.name} runs the script ${script.raw}, which the line does not show`);
@@ -514,6 +518,7 @@ const fish: CommandSpec = {
     const operands = rest(ctx, parsed.restIndex);
     const script = operands[0];
     if (script !== undefined) {
+      sink.read(script);
       if (script.expansions.length > 0)
         sink.unknownCode(`${ctx.name} runs the script ${script.raw}, which exists only at run time`);
       else sink.opaque(`${ctx.name} runs the script ${script.raw}, which the line does not show`);
