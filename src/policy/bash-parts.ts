@@ -5,6 +5,7 @@ import type { TreeRead } from '../bash/commands/spec.js';
 import { variableRisk } from '../bash/environment.js';
 import { isDynamic, type Word } from '../bash/word.js';
 import type { FileSystemView } from './fs-view.js';
+import { hostOf, normalizeHost } from './match/domain.js';
 import { absolutePath } from './workspace.js';
 
 /**
@@ -21,6 +22,17 @@ export interface PathRef {
 
 export interface WriteRef extends PathRef {
   readonly viaRedirect: boolean;
+}
+
+/** A host a command connects to (see EffectSink.destination). */
+export interface HostRef {
+  /** As written. */
+  readonly raw: string;
+  /**
+   * The names it is, normalized as WebFetch's host is (lower case, no trailing dot, IDN and
+   * percent-escapes resolved), and as spelled; undefined when only known at run time.
+   */
+  readonly names: readonly string[] | undefined;
 }
 
 export interface BashPart {
@@ -55,6 +67,7 @@ export interface BashPart {
   readonly readTrees: readonly (PathRef & { readonly how: TreeRead })[];
   readonly writes: readonly WriteRef[];
   readonly removes: readonly PathRef[];
+  readonly hosts: readonly HostRef[];
   /** The directories it may run in; undefined when a `cd` made that unknown. */
   readonly cwds: readonly string[] | undefined;
   readonly recursive: boolean;
@@ -116,12 +129,20 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
       readTrees: report.readTrees.map((t) => ({ ...resolve(t.root), how: t.how })),
       writes: report.writes.map((w) => ({ ...resolve(w.target), viaRedirect: w.viaRedirect })),
       removes: report.removes.map(resolve),
+      hosts: report.hosts.map(hostRef),
       cwds,
       recursive: words.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w.value)),
       prefixAllowable:
         !EXEC_WRAPPERS.has(name) && !(name === 'find' && words.some((w) => FIND_ACTIONS.test(w.value))),
     };
   });
+}
+
+function hostRef(w: Word): HostRef {
+  if (isDynamic(w)) return { raw: w.raw, names: undefined };
+  const spelled = normalizeHost(w.value.replace(/^\[(.*)\]$/, '$1'));
+  const parsed = hostOf(`http://${w.value}/`);
+  return { raw: w.raw, names: parsed === undefined || parsed === spelled ? [spelled] : [spelled, parsed] };
 }
 
 const MAX_LEADING_OPTIONS = 16;

@@ -14,6 +14,7 @@ import {
   bashRuleHit,
   bashRuleMayHit,
   type ConditionEvaluator,
+  domainRuleHit,
   type MatchContext,
   pathRuleHit,
   type RuleHit,
@@ -270,7 +271,12 @@ function decideBash(
 
   // Guards: no allow rule and no mode lifts these.
   const contentRules = hasContentRules(ctx);
-  if (!complete && contentRules) {
+  // What cannot be seen into may also connect to a host a WebFetch(domain:...) rule names.
+  const hiddenMatters =
+    contentRules ||
+    domainRuleHit('deny', undefined, ctx) !== undefined ||
+    domainRuleHit('ask', undefined, ctx) !== undefined;
+  if (!complete && hiddenMatters) {
     return finalAsk(
       {
         behavior: 'ask',
@@ -294,18 +300,18 @@ function decideBash(
     const reason = `${runner.display} runs code that ${fetcher.display} downloads (network output run as a program)`;
     return finalAsk({ behavior: guards.pipeToShell, by: 'guard', reason }, mode);
   }
+  const hidden = hiddenMatters ? parts.find((p) => p.report.unknownCode.length > 0) : undefined;
+  if (hidden) {
+    return finalAsk(
+      {
+        behavior: 'ask',
+        by: 'guard',
+        reason: `${hidden.report.unknownCode[0]}, so deny rules cannot be ruled out`,
+      },
+      mode,
+    );
+  }
   if (contentRules) {
-    const hidden = parts.find((p) => p.report.unknownCode.length > 0);
-    if (hidden) {
-      return finalAsk(
-        {
-          behavior: 'ask',
-          by: 'guard',
-          reason: `${hidden.report.unknownCode[0]}, so deny rules cannot be ruled out`,
-        },
-        mode,
-      );
-    }
     const tree = uncheckedTree(parts, ctx);
     if (tree) return finalAsk({ behavior: 'ask', by: 'guard', reason: tree }, mode);
     const unknown = unknownPath(parts);
@@ -410,6 +416,11 @@ function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): R
         }
       }
   }
+  for (const host of part.hosts)
+    for (const name of host.names ?? []) {
+      const h = domainRuleHit(kind, name, ctx);
+      if (h) return { ...h, target: `${part.display} (connects to ${name})` };
+    }
   return undefined;
 }
 
@@ -443,12 +454,20 @@ function partMayHit(
   ctx: MatchContext,
   mode: Mode,
 ): Outcome | undefined {
+  const rule = kind === 'deny' ? 'Deny' : 'Ask';
   for (const part of parts) {
+    // A host only known at run time may be the one a WebFetch(domain:...) rule names.
+    const host = part.hosts.find((h) => h.names === undefined);
+    const domainHit = host && domainRuleHit(kind, undefined, ctx);
+    if (host && domainHit) {
+      const reason = `${rule} rule "${domainHit.rule.rule.text}" may match ${part.display}: it connects to "${host.raw}", a host only known at run time`;
+      return finalAsk({ behavior: 'ask', by: 'guard', reason, hit: domainHit }, mode);
+    }
     if (part.dynamicName) continue;
     for (const prefix of part.denyPrefixes) {
       const hit = bashRuleMayHit(kind, part.name, prefix, part.denyText, ctx);
       if (!hit) continue;
-      const reason = `${kind === 'deny' ? 'Deny' : 'Ask'} rule "${hit.rule.rule.text}" may match ${part.display}: part of it is only known at run time`;
+      const reason = `${rule} rule "${hit.rule.rule.text}" may match ${part.display}: part of it is only known at run time`;
       return finalAsk({ behavior: 'ask', by: 'guard', reason, hit }, mode);
     }
   }

@@ -233,3 +233,22 @@ function endsWithWildcard(pattern: string): boolean {
   const p = pattern.trim();
   return p.endsWith('*');
 }
+
+/**
+ * WebFetch(domain:...) deny and ask rules for a host a Bash command connects to (a toolgate
+ * extension: Claude Code applies them to WebFetch only). Without `host`: the first such rule,
+ * for a host only known at run time.
+ */
+export function domainRuleHit(
+  kind: 'deny' | 'ask',
+  host: string | undefined,
+  ctx: MatchContext,
+): RuleHit | undefined {
+  for (const r of ctx.policy.ruleSetForTool('WebFetch')[kind]) {
+    if (r.rule.specifier.type !== 'domain') continue;
+    if (host !== undefined && !r.domain!(host)) continue;
+    const hit = applies(r, ctx);
+    if (hit) return host === undefined ? hit : { ...hit, target: host };
+  }
+  return undefined;
+}

