@@ -16,6 +16,7 @@ const ANYWHERE: readonly string[] = [
   // git: hooks run on commit/checkout; config can name fsmonitor, pagers, filters.
   '.git/hooks',
   '.git/config',
+  '.git/config.worktree',
   '.gitconfig',
   '.gitmodules',
   '.config/git',

@@ -498,3 +498,26 @@ describe('the hosts a command connects to', () => {
     expect(argvs("socat - EXEC:'rm x'")).toContain('rm x');
   });
 });
+
+describe('git configuration on the line and in files', () => {
+  it('an alias defined with -c runs the git command it names (chains included)', () => {
+    expect(argvs('git -c alias.p=push p origin main')).toContain('git -c alias.p=push push origin main');
+    expect(argvs("git -c alias.p='push --force' p")).toContain('git -c alias.p=push --force push --force');
+    expect(argvs('git -c alias.a=b -c alias.b=push a')).toContain('git -c alias.a=b -c alias.b=push push');
+    expect(classifyBash('git -c alias.p=push p').destructive).toBe(true);
+    expect(classifyBash('git -c alias.p=$X p').reasons.join(' ')).toMatch(/alias only known at run time/);
+  });
+
+  it.each<[string, string[]]>([
+    ['git config core.hooksPath x', ['.git/config']],
+    ['git config --global core.pager x', ['~/.gitconfig', '~/.config/git/config']],
+    ['git config --system core.pager x', ['/etc/gitconfig']],
+    ['git config -f .gitmodules submodule.x.url y', ['.gitmodules']],
+    ['git config set core.pager less', ['.git/config']],
+    ['git config --unset user.name', ['.git/config']],
+    ['git config --get user.name', []],
+    ['git config user.name', []],
+  ])('%j writes %j', (line, files) => {
+    expect(classifyBash(line).writes).toEqual(files);
+  });
+});

@@ -335,36 +335,83 @@ const remote: Analyzer = (ctx, sink) => {
   );
 };
 
+/**
+ * git config: getting and listing read; anything else writes a configuration file, and git
+ * configuration names programs git runs (core.hooksPath, core.pager, aliases): the file written
+ * is reported, so protected-path guards and Edit rules meet it.
+ */
 const config: Analyzer = (ctx, sink) => {
   const args = ctx.args;
   const reads =
     /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list|--show-origin|--show-scope|--name-only|-z|--null|--global|--system|--local|--worktree|--includes|--no-includes|--type=.*|--bool|--int|--path|--default=.*|--blob=.*)$/;
   const sub = args[0]?.value;
   if (sub === 'get' || sub === 'list') return;
-  if (
-    sub === 'set' ||
-    sub === 'unset' ||
-    sub === 'rename-section' ||
-    sub === 'remove-section' ||
-    sub === 'edit'
-  ) {
-    return sink.change(`${ctx.name} ${sub} changes git configuration`, false);
-  }
   const fileOption = args.findIndex((w) => /^(-f|--file|--blob)$/.test(w.value));
+  const options = args.filter((w) => w.value.startsWith('-'));
+  if (/^(set|unset|rename-section|remove-section|edit)$/.test(sub ?? '')) {
+    if (sub === 'edit') sink.opaque(`${ctx.name} edit opens an editor`);
+    writesConfig(ctx, args, fileOption, sub !== 'set', sink);
+    return;
+  }
   const operands = args.filter(
     (w, i) => !w.value.startsWith('-') && (fileOption < 0 || i !== fileOption + 1),
   );
-  const options = args.filter((w) => w.value.startsWith('-'));
-  if (options.some((w) => /^(-e|--edit)$/.test(w.value)))
-    return sink.opaque(`${ctx.name} --edit opens an editor`);
+  if (options.some((w) => /^(-e|--edit)$/.test(w.value))) {
+    sink.opaque(`${ctx.name} --edit opens an editor`);
+    writesConfig(ctx, args, fileOption, true, sink);
+    return;
+  }
   const getting = options.some((w) =>
     /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--get-color|--get-colorbool)/.test(w.value),
   );
   if (getting || (operands.length <= 1 && options.every((w) => reads.test(w.value)))) return;
-  sink.change(
-    `${ctx.name} changes git configuration`,
-    options.some((w) => /^--(unset|unset-all|remove-section|replace-all)/.test(w.value)),
+  writesConfig(
+    ctx,
+    args,
+    fileOption,
+    options.some((w) => /^--(unset|unset-all|remove-section|rename-section|replace-all)/.test(w.value)),
+    sink,
   );
+};
+
+/** The file `git config` writes: the repository's, ~/.gitconfig (--global), /etc/gitconfig, or -f FILE. */
+function writesConfig(
+  ctx: CommandContext,
+  args: readonly Word[],
+  fileOption: number,
+  removes: boolean,
+  sink: EffectSink,
+): void {
+  const file = fileOption >= 0 ? args[fileOption + 1] : undefined;
+  const attached = args.find((w) => w.value.startsWith('--file='));
+  const has = (flag: string) => args.some((w) => w.value === flag);
+  const targets = file
+    ? [file]
+    : attached
+      ? [{ ...attached, value: attached.value.slice(7) }]
+      : has('--global')
+        ? [CONFIG_WORDS.global, CONFIG_WORDS.xdg]
+        : has('--system')
+          ? [CONFIG_WORDS.system]
+          : has('--worktree')
+            ? [CONFIG_WORDS.worktree]
+            : [CONFIG_WORDS.local];
+  // Setting a key changes the file without losing what else is in it; removing loses data.
+  for (const t of targets)
+    sink.write(t, removes ? 'modify' : 'append', `${ctx.name} changes git configuration in ${t.raw}`);
+}
+
+const CONFIG_WORDS = {
+  local: literalWord('.git/config'),
+  worktree: literalWord('.git/config.worktree'),
+  system: literalWord('/etc/gitconfig'),
+  global: { value: '~/.gitconfig', raw: '~/.gitconfig', expansions: ['tilde'], dynamicStart: false } as Word,
+  xdg: {
+    value: '~/.config/git/config',
+    raw: '~/.config/git/config',
+    expansions: ['tilde'],
+    dynamicStart: false,
+  } as Word,
 };
 
 const worktree: Analyzer = (ctx, sink) => {
@@ -837,11 +884,66 @@ const git: CommandSpec = {
     const analyzer = SUBCOMMANDS.get(sub.value);
     const subCtx = subContext(ctx, `git ${sub.value}`, rest.slice(1));
     if (analyzer === undefined) {
-      sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);
+      if (!runAlias(parsed.options, sub.value, rest.slice(1), sink))
+        sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);
       return;
     }
     analyzer(subCtx, sink);
   },
 };
+
+/**
+ * `git -c alias.NAME=VALUE NAME ARGS`: the alias the line defines. `!cmd` is shell code, already
+ * analyzed where -c is read; otherwise git runs `git VALUE ARGS`, which is analyzed as a command
+ * of its own (with the line's other aliases, for chains), so rules about `git push` meet
+ * `git -c alias.p=push p`. A definition only known at run time is code only known then.
+ */
+function runAlias(
+  options: readonly { id: string; value?: Word }[],
+  name: string,
+  args: readonly Word[],
+  sink: EffectSink,
+): boolean {
+  const defs = options.filter(
+    (o) =>
+      (o.id === 'c' || o.id === 'config-env') && o.value !== undefined && /^alias\./i.test(o.value.value),
+  );
+  const key = `alias.${name}`.toLowerCase();
+  let found: { id: string; value?: Word } | undefined;
+  for (const o of defs) {
+    const v = o.value!.value;
+    const eq = v.indexOf('=');
+    if (eq > 0 && v.slice(0, eq).toLowerCase() === key) found = o;
+  }
+  if (found === undefined) {
+    if (defs.some((o) => o.value!.expansions.length > 0))
+      sink.unknownCode(`git ${name} may be an alias defined only at run time`);
+    return false;
+  }
+  const word = found.value!;
+  const value = word.value.slice(word.value.indexOf('=') + 1);
+  if (found.id === 'config-env' || word.expansions.length > 0) {
+    sink.unknownCode(`git ${name} runs an alias only known at run time`);
+    return true;
+  }
+  if (value.startsWith('!')) return true;
+  const words = splitAlias(value);
+  if (words === undefined) {
+    sink.notUnderstood(`git alias ${name} ("${value}") is not modelled`);
+    return true;
+  }
+  const aliasOptions = defs.flatMap((o) => [literalWord('-c'), o.value!]);
+  sink.run([literalWord('git'), ...aliasOptions, ...words, ...args], `git alias ${name}`);
+  return true;
+}
+
+/** An alias value split as git does (blanks, quotes); undefined for what that does not cover. */
+function splitAlias(value: string): Word[] | undefined {
+  if (/[\\$`]/.test(value)) return undefined;
+  const words: Word[] = [];
+  for (const m of value.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
+    words.push(literalWord(m[1] ?? m[2] ?? m[3]!));
+  return words.length > 0 ? words : undefined;
+}
 
 export const GIT = { git };
