@@ -378,6 +378,12 @@ describe('programs that run a command', () => {
     'ltrace -o log rm x',
     'valgrind --log-file=v.log rm x',
     "entr -s 'rm x'",
+    "tmux new -d 'rm x'",
+    "tmux split-window -h 'rm x' \\; select-pane -t 0",
+    "tmux run-shell 'rm x'",
+    'screen -dm rm x',
+    "at now <<< 'rm x'",
+    "batch <<< 'rm x'",
   ])('%j runs rm x', (line) => {
     const facts = classifyBash(line);
     expect(facts.commands).toContain('rm x');
@@ -391,6 +397,14 @@ describe('programs that run a command', () => {
     // Limits, a virtual display, a recorder whose log goes nowhere: as read-only as the command.
     for (const line of ['prlimit --nofile=10 ls', 'xvfb-run -a ls', "script -qc 'ls' /dev/null"])
       expect(classifyBash(line).readOnly, line).toBe(true);
+  });
+
+  it('keys typed into a session are code only known when it reads them; queries stay read-only', () => {
+    expect(classifyBash("tmux send-keys -t work 'rm x' Enter").reasons.join(' ')).toMatch(/only known/);
+    expect(classifyBash("screen -S s -X stuff 'rm x'").reasons.join(' ')).toMatch(/running session/);
+    expect(classifyBash("echo 'rm x' | at now").reasons.join(' ')).toMatch(/reads from stdin/);
+    for (const line of ['tmux ls', 'screen -ls', 'atq']) expect(classifyBash(line).readOnly, line).toBe(true);
+    expect(classifyBash("tmux new -d 'ls'").readOnly).toBe(false);
   });
 
   it('reports what the wrapper itself writes, and where its output runs', () => {

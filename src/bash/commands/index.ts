@@ -1,4 +1,5 @@
 import { ARCHIVE } from './archive.js';
+import { BACKGROUND } from './background.js';
 import { BUILTINS } from './builtins.js';
 import { DEVELOPMENT } from './dev.js';
 import { EDITORS } from './editors.js';
@@ -35,6 +36,7 @@ export const COMMANDS: CommandTable = Object.freeze(
     WRAPPERS,
     RUN_AS,
     LAUNCHERS,
+    BACKGROUND,
     TRACERS,
     BUILTINS,
   ),
