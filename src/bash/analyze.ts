@@ -74,6 +74,7 @@ export interface LineAnalysis {
 }
 
 const MAX_NESTING = 8;
+const NO_HOSTS: readonly Word[] = Object.freeze([]);
 const APPENDED = dynamicWord('(arguments added at run time)');
 const SYSTEM_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
 const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty']);
@@ -420,7 +421,8 @@ class ReportBuilder {
   private readonly envs: { name: string; value: Word }[] = [];
   private readonly lingering: string[] = [];
   private usesNetwork = false;
-  private readonly hosts: Word[] = [];
+  /** Made on the first host: most commands connect nowhere. */
+  private hosts: Word[] | undefined;
   private stdinCode = false;
   private readonly unknown: string[] = [];
   private isTransparent = false;
@@ -489,6 +491,7 @@ class ReportBuilder {
   }
 
   destination(host: Word): void {
+    this.hosts ??= [];
     this.hosts.push(host);
   }
 
@@ -528,7 +531,7 @@ class ReportBuilder {
       destructive: this.destructive,
       lingers: this.lingering,
       network: this.usesNetwork,
-      hosts: this.hosts,
+      hosts: this.hosts ?? NO_HOSTS,
       unknownCode: this.unknown,
       runsStdin: this.stdinCode,
       stdin: this.cmd.stdin,

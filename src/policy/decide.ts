@@ -15,6 +15,7 @@ import {
   bashRuleMayHit,
   type ConditionEvaluator,
   domainRuleHit,
+  hasDomainRules,
   type MatchContext,
   pathRuleHit,
   type RuleHit,
@@ -272,10 +273,7 @@ function decideBash(
   // Guards: no allow rule and no mode lifts these.
   const contentRules = hasContentRules(ctx);
   // What cannot be seen into may also connect to a host a WebFetch(domain:...) rule names.
-  const hiddenMatters =
-    contentRules ||
-    domainRuleHit('deny', undefined, ctx) !== undefined ||
-    domainRuleHit('ask', undefined, ctx) !== undefined;
+  const hiddenMatters = contentRules || hasDomainRules(ctx);
   if (!complete && hiddenMatters) {
     return finalAsk(
       {

@@ -234,6 +234,13 @@ function endsWithWildcard(pattern: string): boolean {
   return p.endsWith('*');
 }
 
+/** Whether the policy has WebFetch(domain:...) deny or ask rules (conditions not evaluated). */
+export function hasDomainRules(ctx: MatchContext): boolean {
+  const set = ctx.policy.ruleSetForTool('WebFetch');
+  const isDomain = (r: CompiledRule) => r.rule.specifier.type === 'domain';
+  return set.deny.some(isDomain) || set.ask.some(isDomain);
+}
+
 /**
  * WebFetch(domain:...) deny and ask rules for a host a Bash command connects to (a toolgate
  * extension: Claude Code applies them to WebFetch only). Without `host`: the first such rule,
