@@ -277,6 +277,7 @@ const branch: Analyzer = (ctx, sink) => {
 
 const tag: Analyzer = (ctx, sink) => {
   const args = ctx.args;
+  messageFile(ctx, sink);
   if (args.some((w) => /^(-d|--delete)$/.test(w.value)))
     return sink.change(`${ctx.name} deletes a tag`, true);
   if (args.some((w) => /^(-v|--verify)$/.test(w.value))) return;
@@ -519,7 +520,19 @@ const rebase: Analyzer = (ctx, sink) => {
   sink.change(`${ctx.name} rewrites commits`, true);
 };
 
+/** `-F FILE` / `--file=FILE`: a commit or tag message read from a file (into history, then pushed). */
+function messageFile(ctx: CommandContext, sink: EffectSink): void {
+  const args = ctx.args;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if ((v === '-F' || v === '--file') && args[i + 1] && args[i + 1]!.value !== '-') sink.read(args[i + 1]!);
+    else if (v.startsWith('--file=')) sink.read({ ...args[i]!, value: v.slice(7) });
+    else if (/^-F.+/s.test(v)) sink.read({ ...args[i]!, value: v.slice(2) });
+  }
+}
+
 const commit: Analyzer = (ctx, sink) => {
+  messageFile(ctx, sink);
   if (hasFlag(ctx, '--dry-run')) return;
   const amend = hasFlag(ctx, '--amend');
   sink.change(

@@ -1,6 +1,7 @@
 import { ARCHIVE } from './archive.js';
 import { BACKGROUND } from './background.js';
 import { BUILTINS } from './builtins.js';
+import { CLOUD } from './cloud.js';
 import { DEVELOPMENT } from './dev.js';
 import { EDITORS } from './editors.js';
 import { FILESYSTEM } from './fs.js';
@@ -25,6 +26,7 @@ export const COMMANDS: CommandTable = Object.freeze(
     Object.create(null) as Record<string, never>,
     SYSTEM,
     NETWORK,
+    CLOUD,
     REMOTE,
     DEVELOPMENT,
     EDITORS,

@@ -297,6 +297,13 @@ const socat: CommandSpec = {
         sink.runScript({ ...w, value: m[2]!.replace(/,[a-z-]+(=[^,]*)?$/g, '') }, `${ctx.name} ${type}:`);
         continue;
       }
+      if (/^(FILE|OPEN|GOPEN|CREATE|CREAT|PIPE)$/.test(type)) {
+        // A file here: read from, and written to (socat relays both ways unless -u/-U).
+        const file = { ...w, value: body };
+        if (type !== 'CREATE' && type !== 'CREAT') sink.read(file);
+        sink.write(file, 'modify', `${ctx.name} ${type}: writes ${body}`);
+        continue;
+      }
       const fields = body.split(':');
       const hosts = /^(PROXY|SOCKS4A?|SOCKS5)/.test(type)
         ? fields.slice(0, 2)
