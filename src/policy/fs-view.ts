@@ -67,6 +67,12 @@ const ANCHOR_CACHE_MS = 2000;
 
 export function realpathOfLongestPrefix(p: string): string {
   const full = path.resolve(p);
+  // Most paths a call names exist: one realpath answers. Only a missing one walks up.
+  try {
+    return fs.realpathSync.native(full);
+  } catch {
+    // Missing (or unresolvable): find the longest prefix that exists.
+  }
   let head = full;
   const tail: string[] = [];
   for (;;) {

@@ -27,7 +27,9 @@ export function workspaceFor(cwd: string, policy: CompiledPolicy, fs: FileSystem
     contains(absolutePath) {
       const p = path.resolve(absolutePath);
       if (!all.some((r) => isInside(p, r))) return false;
-      const target = fs.realpath(p);
+      // A root itself (most often the cwd a command runs in) was resolved already.
+      const root = literal.indexOf(p);
+      const target = root >= 0 ? real[root]! : fs.realpath(p);
       return all.some((r) => isInside(target, r));
     },
   };
