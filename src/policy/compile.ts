@@ -407,10 +407,19 @@ function compileRule(
       return { ...base, glob: starGlob(s.pattern, 's') };
     case 'path': {
       const cache = new Map<string, PathPattern>();
+      let last: { anchors: PathAnchors; compiled: PathPattern } | undefined;
       const ruleKind = kind;
       return {
         ...base,
         path: (anchors) => {
+          // Decisions in a row mostly share their anchors: the last answer is kept at hand.
+          if (
+            last !== undefined &&
+            last.anchors.cwd === anchors.cwd &&
+            last.anchors.home === anchors.home &&
+            last.anchors.policyRoot === anchors.policyRoot
+          )
+            return last.compiled;
           const key = `${anchors.cwd}\0${anchors.home}\0${anchors.policyRoot}`;
           let compiled = cache.get(key);
           if (compiled === undefined) {
@@ -418,6 +427,7 @@ function compileRule(
             if (cache.size > 64) cache.clear();
             cache.set(key, compiled);
           }
+          last = { anchors: { ...anchors }, compiled };
           return compiled;
         },
       };

@@ -37,6 +37,10 @@ const segment = fc.constantFrom(
   'home',
   'u',
   'config',
+  'hooks',
+  '.claude',
+  'worktrees',
+  'settings.json',
 );
 const absolute = fc
   .tuple(fc.array(segment, { minLength: 0, maxLength: 7 }), fc.constantFrom('', '/', '//', '/.'))
@@ -56,6 +60,11 @@ const patterns = [
   '**/secret-dir-4/**',
   '/config',
   'src/**',
+  '**/.git/hooks',
+  '**/.claude/!(worktrees)',
+  '//w/**/.git/config',
+  '**/a/src',
+  '~/**/.ssh/*',
 ];
 
 describe('path patterns: the fast matchers agree with minimatch', () => {

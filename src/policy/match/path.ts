@@ -128,30 +128,34 @@ function literalPrefixes(mm: Minimatch): string[] | undefined {
 }
 
 type SegmentTest = (segment: string) => boolean;
-type AnyDepth = readonly { readonly prefix: string; readonly test: SegmentTest }[];
+type AnyDepth = readonly { readonly prefix: string; readonly tail: readonly SegmentTest[] }[];
 
 /**
- * The common deny shape: a directory, then `**`, then one NAME segment (`**` + `/.env`,
- * `**` + `/*.pem`, `~/x/**` + `/id_rsa*`). The path or one of its ancestors matches exactly when a
- * segment below the directory matches NAME: one test per segment instead of one minimatch
- * match per ancestor. A recursive read (`grep -r`) checks thousands of paths against every such
- * rule. Undefined for any other shape (the general walk applies).
+ * The common shape: a directory, then `**`, then a few segments with no `**` among them
+ * (`**` + `/.env`, `**` + `/*.pem`, `~/x/**` + `/id_rsa*`, `**` + `/.git/hooks`). The path or one of
+ * its ancestors matches exactly when, somewhere below the directory, consecutive segments
+ * match the tail: one test per segment instead of one minimatch match per ancestor. Decisions
+ * test every path against every such rule (and the protected paths), and a recursive read
+ * (`grep -r`) thousands of paths. Undefined for any other shape (the general walk applies).
  */
 function anyDepthParts(mm: Minimatch): AnyDepth | undefined {
-  const alternatives: { prefix: string; test: SegmentTest }[] = [];
+  const alternatives: { prefix: string; tail: SegmentTest[] }[] = [];
   for (const parts of mm.set as unknown[][]) {
-    const n = parts.length;
-    if (n < 3 || parts[0] !== '' || parts[n - 2] !== GLOBSTAR) return undefined;
-    const literal = parts.slice(1, n - 2);
+    const star = parts.indexOf(GLOBSTAR);
+    if (parts[0] !== '' || star < 1 || star === parts.length - 1) return undefined;
+    const literal = parts.slice(1, star);
     if (!literal.every((p): p is string => typeof p === 'string' && p !== '')) return undefined;
-    const last = parts[n - 1];
-    let test: SegmentTest;
-    if (typeof last === 'string') test = (s) => s === last;
-    else if (typeof (last as { test?: unknown }).test === 'function') {
-      const matcher = last as { test(s: string): boolean };
-      test = (s) => matcher.test(s);
-    } else return undefined;
-    alternatives.push({ prefix: `/${literal.join('/')}`, test });
+    const tail: SegmentTest[] = [];
+    for (const part of parts.slice(star + 1)) {
+      if (typeof part === 'string') {
+        if (part === '') return undefined;
+        tail.push((s) => s === part);
+      } else if (part !== GLOBSTAR && typeof (part as { test?: unknown }).test === 'function') {
+        const matcher = part as { test(s: string): boolean };
+        tail.push((s) => matcher.test(s));
+      } else return undefined;
+    }
+    alternatives.push({ prefix: `/${literal.join('/')}`, tail });
   }
   return alternatives;
 }
@@ -191,22 +195,22 @@ function segmentsOf(p: string): { segments: string[]; starts: number[] } {
   return lastSegments;
 }
 
-/** A segment below the prefix matches (any of them; or, for `itself`, the last one). */
+/** Consecutive segments below the prefix match the tail (anywhere; or, for `itself`, at the end). */
 function anyDepthMatch(alternatives: AnyDepth, normalized: string, itself: boolean): boolean {
   const { segments, starts } = segmentsOf(normalized);
-  for (const { prefix, test } of alternatives) {
+  for (const { prefix, tail } of alternatives) {
     let first = 0;
     if (prefix !== '/') {
       if (!normalized.startsWith(prefix) || normalized.charCodeAt(prefix.length) !== 47 /* / */) continue;
       // The first segment that starts after the prefix and its slash.
       while (first < starts.length && starts[first]! <= prefix.length) first++;
     }
-    if (first >= segments.length) continue;
-    if (itself) {
-      if (test(segments[segments.length - 1]!)) return true;
-      continue;
+    const last = segments.length - tail.length;
+    for (let j = itself ? last : first; j >= first && j <= last; j++) {
+      let k = 0;
+      while (k < tail.length && tail[k]!(segments[j + k]!)) k++;
+      if (k === tail.length) return true;
     }
-    for (let i = first; i < segments.length; i++) if (test(segments[i]!)) return true;
   }
   return false;
 }
