@@ -9,7 +9,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
-import { modeOf, PolicyLoadFailed, policyFor, policyPath } from './policy-args.js';
+import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
 
 const HELP = `usage: toolgate report LOG --html OUT [--policy F]... [--mode M] [--checkpoint FILE]
                       [--public-key FILE] [--allow-broken] [--json]
