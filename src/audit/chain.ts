@@ -5,7 +5,8 @@
  */
 import { hash as digest } from 'node:crypto';
 import { canonicalize } from './canonical.js';
-import { type DecisionRecord, FORMAT_VERSION, type UnchainedRecord } from './record.js';
+import { FORMAT_VERSION } from './format.js';
+import type { DecisionRecord, UnchainedRecord } from './record.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return digest('sha256', data, 'hex');

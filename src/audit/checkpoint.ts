@@ -11,10 +11,9 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { canonicalize } from './canonical.js';
 import { AuditError, describe } from './error.js';
-import { HEX64 } from './record.js';
+import { HEX64 } from './format.js';
 
 export const CHECKPOINT_VERSION = 1;
 
@@ -32,16 +31,20 @@ export interface Checkpoint {
 /** Domain separation: a checkpoint signature can never be taken for a signature over anything else. */
 const SIGNED_PREFIX = 'toolgate checkpoint v1\n';
 
-const CheckpointSchema = z.strictObject({
-  v: z.literal(CHECKPOINT_VERSION),
-  count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-  head: z.string().regex(HEX64),
-  ts: z.iso.datetime(),
-  sig: z
-    .string()
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/)
-    .optional(),
-});
+/** The schema, built when a checkpoint is read: writing one (the hook's case) needs no zod. */
+async function checkpointSchema() {
+  const { z } = await import('zod');
+  return z.strictObject({
+    v: z.literal(CHECKPOINT_VERSION),
+    count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    head: z.string().regex(HEX64),
+    ts: z.iso.datetime(),
+    sig: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+      .optional(),
+  });
+}
 
 export type KeyInput = KeyObject | string | Buffer;
 
@@ -141,7 +144,7 @@ export async function readCheckpoint(path: string, publicKey?: KeyObject): Promi
   if (typeof v === 'number' && v > CHECKPOINT_VERSION) {
     return { ok: false, message: `checkpoint ${path} is format v${v}, written by a newer toolgate` };
   }
-  const shape = CheckpointSchema.safeParse(parsed);
+  const shape = (await checkpointSchema()).safeParse(parsed);
   if (!shape.success) {
     const issue = shape.error.issues[0];
     return {

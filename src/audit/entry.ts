@@ -6,13 +6,11 @@
 import type { Decision } from '../policy/decision.js';
 import { parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
+import { bodyProblem } from './body-check.js';
 import { CanonicalError, canonicalize } from './canonical.js';
 import { AuditError } from './error.js';
-import { RecordSchema, type UnchainedRecord } from './record.js';
+import type { UnchainedRecord } from './record.js';
 import { redactJson } from './redact.js';
-
-/** A record before the chain gives it seq, ts, prev and hash. */
-const BodySchema = RecordSchema.omit({ seq: true, ts: true, prev: true, hash: true });
 
 export interface Entry {
   request: ToolRequest;
@@ -83,14 +81,9 @@ export function toUnchainedRecord(entry: Entry, ctx: EntryContext): UnchainedRec
     grammar: ctx.grammar,
   };
   if (ctx.redact) body = redacted(body);
-  const shape = BodySchema.safeParse(body);
-  if (!shape.success) {
-    const issue = shape.error.issues[0];
-    throw new AuditError(
-      'invalid-record',
-      `the decision cannot be recorded: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
+  const problem = bodyProblem(body);
+  if (problem !== undefined)
+    throw new AuditError('invalid-record', `the decision cannot be recorded: ${problem}`);
   return body;
 }
 

@@ -4,15 +4,11 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { type CanonicalMember, canonicalMembers } from './canonical.js';
-import { lineHash, sha256Hex } from './chain.js';
+import { sha256Hex } from './chain.js';
+import { fastLink, type Link } from './line-link.js';
 import { FORMAT_VERSION, RecordSchema } from './record.js';
 
-/** The members the chain is checked with. */
-export interface Link {
-  seq: number;
-  prev: string;
-  hash: string;
-}
+export type { Link } from './line-link.js';
 
 export type LineProblem =
   | { kind: 'not-json'; message: string; seq?: number }
@@ -36,25 +32,6 @@ export function checkLine(line: Buffer, deep = false): LineCheck {
     if (link !== undefined) return { ok: true, link };
   }
   return fullCheck(line);
-}
-
-function fastLink(line: Buffer): Link | undefined {
-  const hashed = lineHash(line);
-  if (hashed === undefined || hashed.claimed !== hashed.actual) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const r = parsed as Partial<Record<'v' | 'seq' | 'prev' | 'hash', unknown>>;
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  if (r.v !== FORMAT_VERSION || r.hash !== hashed.claimed) return undefined;
-  if (typeof r.seq !== 'number' || !Number.isSafeInteger(r.seq) || r.seq < 1) return undefined;
-  // Not checked for being hex here (a regex per record is measurable): a prev that is not the
-  // previous record's hash breaks the chain, and diagnose() takes it from there.
-  if (typeof r.prev !== 'string') return undefined;
-  return { seq: r.seq, prev: r.prev, hash: r.hash };
 }
 
 /** The definition, step by step; slow, and only run on lines the fast path did not accept. */

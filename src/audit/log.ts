@@ -34,10 +34,11 @@ import {
 } from './checkpoint.js';
 import { type Entry, toUnchainedRecord } from './entry.js';
 import { AuditError, describe } from './error.js';
+import { GENESIS } from './format.js';
 import { installedGrammarVersion } from './grammar.js';
-import { checkLine } from './line.js';
+import { fastLink } from './line-link.js';
 import { FileLock, type LockOptions } from './lock.js';
-import { type DecisionRecord, GENESIS, type UnchainedRecord } from './record.js';
+import type { DecisionRecord, UnchainedRecord } from './record.js';
 import { readTail } from './tail.js';
 
 export type { Entry } from './entry.js';
@@ -158,7 +159,7 @@ export class DecisionLog {
       const head =
         this.head !== undefined && this.head.ino === st.ino && this.head.size === st.size
           ? this.head
-          : this.readHead(fd, st.ino, st.size);
+          : await this.readHead(fd, st.ino, st.size);
       let prev = head.hash;
       let seq = head.seq;
       const sealed: SealedRecord[] = bodies.map((body) => {
@@ -188,7 +189,7 @@ export class DecisionLog {
   }
 
   /** The chain's end as the file says, refusing a tail we must not extend. */
-  private readHead(fd: number, ino: number, size: number): Head {
+  private async readHead(fd: number, ino: number, size: number): Promise<Head> {
     const tail = readTail(fd, size);
     if (tail.kind === 'empty') return { seq: 0, hash: GENESIS, ino, size };
     if (tail.kind === 'torn') {
@@ -197,6 +198,10 @@ export class DecisionLog {
         `${this.path} does not end in a newline: a write was cut off (a crashed writer?). Refusing to append; run "toolgate verify" and repair the log by hand`,
       );
     }
+    // The common case needs no schema; a tail that fails it is judged by the full definition.
+    const link = fastLink(tail.line);
+    if (link !== undefined) return { seq: link.seq, hash: link.hash, ino, size };
+    const { checkLine } = await import('./line.js');
     const check = checkLine(tail.line);
     if (!check.ok) {
       const kind = check.problem.kind === 'newer-version' ? 'newer-version' : 'corrupt-tail';

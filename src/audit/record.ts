@@ -11,12 +11,9 @@ import { DECIDERS } from '../policy/decision.js';
 import { MODES } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 
-export const FORMAT_VERSION = 1;
+import { FORMAT_VERSION, HEX64 } from './format.js';
 
-/** `prev` of the first record: the hash of "no record". */
-export const GENESIS = '0'.repeat(64);
-
-export const HEX64 = /^[0-9a-f]{64}$/;
+export { FORMAT_VERSION, GENESIS, HEX64 } from './format.js';
 
 const Mode = z.enum(MODES);
 const Hex64 = z.string().regex(HEX64, 'a lowercase sha256 hex digest');
