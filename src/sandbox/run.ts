@@ -54,6 +54,12 @@ export interface RunResult {
   /** Every process of the run that toolgate had to kill (on a stop, or left running after exit). */
   killed: KilledProcess[];
   isolation: 'bwrap' | 'none';
+  /**
+   * What the OS sandbox could not enforce for this call (deny patterns with wildcards, read
+   * roots): decisions and path checks enforce those. For operators and logs; it is the same on
+   * every call under one policy, so it is not among the notes the model is told.
+   */
+  isolationLimits: string[];
   /** Sentences about what happened beyond the exit code: limits hit, isolation missing, kills. */
   notes: string[];
   durationMs: number;
@@ -86,6 +92,7 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   if (signal?.aborted) return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
 
   const notes: string[] = [];
+  const isolationLimits: string[] = [];
   const isolation = await chooseIsolation(profile, request.bwrapPath, notes);
   if (!('use' in isolation)) return isolation;
 
@@ -100,7 +107,7 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   let args = command.slice(1);
   if (isolation.use === 'bwrap') {
     const plan = planBwrap({ cwd, profile });
-    notes.push(...plan.notes);
+    isolationLimits.push(...plan.notes);
     file = isolation.probe.path!;
     args = [...plan.args, '--', ...command];
     // The host's TMPDIR is invisible behind the private /tmp unless it is a writable root.
@@ -123,6 +130,7 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
       request,
       runId,
       notes,
+      isolationLimits,
       isolation: isolation.use,
       started,
     });
@@ -143,6 +151,7 @@ interface Launch {
   request: RunRequest;
   runId: string;
   notes: string[];
+  isolationLimits: string[];
   isolation: 'bwrap' | 'none';
   started: number;
 }
@@ -192,7 +201,7 @@ async function launch(l: Launch): Promise<RunResult | SandboxError> {
 
 /** From a started child to its result: deadline, abort, output cap, the sweep, the excerpt. */
 async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
-  const { child, exited, output, request, runId, notes, isolation } = s;
+  const { child, exited, output, request, runId, notes, isolationLimits, isolation } = s;
   const { profile, signal } = request;
   const pgid = child.pid!;
   output.attach(child.stdout!, 'stdout');
@@ -267,6 +276,7 @@ async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
     output: captured,
     killed: [...killed.values()].sort((a, b) => a.pid - b.pid),
     isolation,
+    isolationLimits,
     notes,
     durationMs: performance.now() - s.started,
     runId,
