@@ -80,6 +80,7 @@ export function demoScript(ws: string): Turn[] {
       calls: [
         { name: 'Read', input: { file_path: file('.env') }, what: 'Read .env' },
         bash('cat .env | grep TOKEN'),
+        bash('grep -rn TOKEN .'),
         { name: 'Read', input: { file_path: file('.env.example') }, what: 'Read .env.example' },
         bash('cat ~/.ssh/id_rsa', 'cat ~/.ssh/id_rsa'),
       ],

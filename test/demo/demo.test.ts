@@ -18,12 +18,14 @@ describe('toolgate demo', () => {
       const m = /^(\d+)\s+\S+\s+(.{44}) (.{18}) /.exec(line);
       if (m) rows.set(m[2]!.trim(), m[3]!.trim());
     }
-    expect(rows.size).toBe(31);
+    expect(rows.size).toBe(32);
     const outcome = (call: string) => rows.get(call);
     expect(outcome('ls -la')).toBe('ran');
     expect(outcome("awk '{print $1}' logs/app.log | sort | uniq…")).toBe('ran');
     expect(outcome('Read .env')).toBe('denied (rule)');
     expect(outcome('cat .env | grep TOKEN')).toBe('denied (rule)');
+    // A recursive search would read .env too.
+    expect(outcome('grep -rn TOKEN .')).toBe('denied (rule)');
     expect(outcome('Read .env.example')).toBe('ran');
     expect(outcome('git push --force origin main')).toBe('denied (rule)');
     expect(outcome('rm -rf /')).toBe('denied (guard)');
@@ -45,8 +47,8 @@ describe('toolgate demo', () => {
     expect(fs.readFileSync(path.join(ws, 'src/app.js'), 'utf8')).not.toBe('');
 
     const verified = await verifyLog(path.join(dir, 'decisions.jsonl'));
-    expect(verified.ok && verified.count).toBe(31);
-    expect(run.stdout).toContain('verify: intact, 31 records');
+    expect(verified.ok && verified.count).toBe(32);
+    expect(run.stdout).toContain('verify: intact, 32 records');
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });
