@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
+import { type Grammar, loadGrammar, type NativeCursor } from './grammar.js';
 
 /**
- * tree-sitter-bash, loaded on first use (the hook must not pay for it on non-Bash calls), and
- * its trees copied into plain objects in one cursor pass. Crossing into the native binding is
+ * tree-sitter-bash trees (see grammar.ts for the loading) copied into plain objects in one
+ * cursor pass. Crossing into the native binding is
  * the expensive part, so the copy asks each node for the minimum: type id, start, end.
  */
 
@@ -29,53 +29,6 @@ export const LIMITS = {
   maxNodes: 60_000,
   maxDepth: 200,
 } as const;
-
-interface NativeCursor {
-  nodeTypeId: number;
-  nodeType: string;
-  startIndex: number;
-  endIndex: number;
-  gotoFirstChild(): boolean;
-  gotoNextSibling(): boolean;
-  gotoParent(): boolean;
-}
-interface NativeTree {
-  rootNode: { hasError: boolean; walk(): NativeCursor };
-}
-interface NativeParser {
-  parse(source: string): NativeTree;
-  setLanguage(language: unknown): void;
-}
-
-interface Grammar {
-  parser: NativeParser;
-  named: ReadonlySet<string>;
-  /** Type names and whether they are named, by type id, learnt as the cursor meets them. */
-  typeNames: string[];
-  namedById: boolean[];
-  version: string;
-}
-
-let grammar: Grammar | undefined;
-
-function loadGrammar(): Grammar {
-  if (grammar) return grammar;
-  const require = createRequire(import.meta.url);
-  const Parser = require('tree-sitter') as new () => NativeParser;
-  const language = require('tree-sitter-bash') as { nodeTypeInfo?: { type: string; named: boolean }[] };
-  const parser = new Parser();
-  parser.setLanguage(language);
-  const named = new Set((language.nodeTypeInfo ?? []).filter((t) => t.named).map((t) => t.type));
-  named.add('ERROR');
-  const version = (require('tree-sitter-bash/package.json') as { version: string }).version;
-  grammar = { parser, named, typeNames: [], namedById: [], version };
-  return grammar;
-}
-
-/** The tree-sitter-bash version the classifier was built on (recorded in decision logs). */
-export function grammarVersion(): string {
-  return loadGrammar().version;
-}
 
 export function parseSyntax(source: string): SyntaxResult {
   if (source.length > LIMITS.maxSourceChars) {
@@ -147,7 +100,7 @@ function typeName(g: Grammar, id: number, cursor: NativeCursor): string {
   if (name === undefined) {
     name = cursor.nodeType;
     g.typeNames[id] = name;
-    g.namedById[id] = g.named.has(name);
+    g.namedById[id] = cursor.nodeIsNamed;
   }
   return name;
 }
