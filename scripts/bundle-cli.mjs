@@ -3,7 +3,8 @@
 //   main.js          the command (CommonJS: dist/cli/package.json says so), small: it runs
 //                    `toolgate hook` from hook.cjs and every other command from toolgate.mjs
 //   toolgate.mjs     the other commands, split into chunks/ that load as each command needs them
-//   hook.cjs         `toolgate hook` alone, with hook-zod.cjs and hook-yaml.cjs beside it
+//   hook.cjs         `toolgate hook` alone, with hook-bash.cjs, hook-zod.cjs and hook-yaml.cjs
+//                    beside it
 // A hook starts in a fresh process for every tool call. main.js loads hook.cjs through vm.Script
 // with V8's code cache (Node 20 caches no ES module code, and an ES module entry alone costs a
 // hook several milliseconds), so a hook process compiles almost nothing. zod and the YAML parser
@@ -75,13 +76,45 @@ await build({
   },
 });
 
+// The Bash classifier for the hook, apart: only Bash calls load it. Its exports are all functions,
+// so the hook bundle reaches them through wrappers that require the bundle on first call.
+await build({ ...common, ...commonjs, entryPoints: ['src/cli/hook-bash.ts'], outfile: 'dist/cli/hook-bash.cjs' });
+// The export names, as an ES module build lists them (a CommonJS one lists none).
+const { metafile } = await build({
+  ...common,
+  entryPoints: ['src/cli/hook-bash.ts'],
+  outfile: 'hook-bash.mjs',
+  format: 'esm',
+  write: false,
+  metafile: true,
+});
+const bashExports = Object.values(metafile.outputs).find((o) => o.entryPoint)?.exports ?? [];
+if (bashExports.length === 0) throw new Error('hook-bash.cjs exports nothing');
+const lazyBash = {
+  name: 'lazy-bash',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/hook-bash\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /\/bash\/[^/]+\.js$/ }, (args) =>
+      args.importer.includes('/src/bash/') ? undefined : { path: 'lazy-bash', namespace: 'lazy-bash' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-bash' }, () => ({
+      loader: 'js',
+      contents: [
+        'let bash;',
+        "const load = () => (bash ??= require('./hook-bash.cjs'));",
+        ...bashExports.map((name) => `export const ${name} = (...args) => load().${name}(...args);`),
+      ].join('\n'),
+    }));
+  },
+};
+
 const vendored = ['zod', 'yaml'];
 await build({
   ...common,
   ...commonjs,
   entryPoints: ['src/cli/hook-main.ts'],
   outfile: 'dist/cli/hook.cjs',
-  plugins: [beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`)],
+  plugins: [beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`), lazyBash],
 });
 await build({
   ...common,
