@@ -255,7 +255,8 @@ function decideOnce(
   const key = JSON.stringify(request);
   let d = memo.get(key);
   if (d === undefined) {
-    d = decide(request, policy, { fs });
+    // Replay compares behavior, rule and reason: the sandbox profile would be thrown away.
+    d = decide(request, policy, { fs, sandboxProfile: false });
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(key, d);
   }

@@ -3,6 +3,7 @@ import { analyzeBash, factsOf } from '../bash/classify.js';
 import { type BashPart, bashParts } from './bash-parts.js';
 import type { CompiledPolicy } from './compile.js';
 import type { DecidedBy, Decision, DecisionFacts } from './decision.js';
+import { DecisionFs } from './decision-fs.js';
 import { type FileSystemView, nodeFileSystem } from './fs-view.js';
 import { criticalRemoval, protectedWrite } from './guards.js';
 import { hostOf } from './match/domain.js';
@@ -40,6 +41,12 @@ export interface DecideOptions {
   readonly conditions?: ConditionEvaluator;
   /** Receives the steps of the decision, for `toolgate check --explain`. */
   readonly trace?: string[];
+  /**
+   * Default true: an allow or an ask carries the sandbox profile the call would run under.
+   * false leaves `sandbox` out, for callers that only compare decisions (replay): the
+   * behavior, reason, rule and facts are the same either way.
+   */
+  readonly sandboxProfile?: boolean;
 }
 
 type Outcome = {
@@ -54,24 +61,31 @@ let defaultFs: FileSystemView | undefined;
 
 export function decide(request: ToolRequest, policy: CompiledPolicy, options: DecideOptions = {}): Decision {
   defaultFs ??= nodeFileSystem();
-  const fs = memoized(options.fs ?? defaultFs);
+  const fs = new DecisionFs(options.fs ?? defaultFs);
   const { mode, note, unknown } = effectiveMode(request.mode, policy);
   const tool = canonicalToolName(request.tool);
-  const finish = (o: Outcome, facts: DecisionFacts, workspace?: Workspace, network = false): Decision =>
-    toDecision(o, facts, mode, note, policy, request, workspace, network, fs.home);
+  const end: Ending = {
+    mode,
+    note,
+    policy,
+    request,
+    home: fs.home,
+    profile: options.sandboxProfile !== false,
+  };
 
   if (unknown !== undefined) {
     // A mode toolgate does not know may be stricter than any it knows: nothing is allowed.
-    return finish(error(`unknown permission mode "${unknown}"; nothing is allowed`), NOT_READ_ONLY);
+    return toDecision(end, error(`unknown permission mode "${unknown}"; nothing is allowed`), NOT_READ_ONLY);
   }
   if (typeof request.cwd !== 'string' || !path.isAbsolute(request.cwd)) {
-    return finish(
+    return toDecision(
+      end,
       error(`the working directory must be an absolute path (got ${JSON.stringify(request.cwd)})`),
       NOT_READ_ONLY,
     );
   }
   const invalid = checkInput(tool, request.input);
-  if (invalid !== undefined) return finish(error(invalid), NOT_READ_ONLY);
+  if (invalid !== undefined) return toDecision(end, error(invalid), NOT_READ_ONLY);
 
   const workspace = workspaceFor(request.cwd, policy, fs);
   const info = toolInfo(tool);
@@ -93,7 +107,8 @@ export function decide(request: ToolRequest, policy: CompiledPolicy, options: De
       mode,
       workspace,
     );
-    return finish(
+    return toDecision(
+      end,
       outcome,
       facts,
       workspace,
@@ -102,7 +117,8 @@ export function decide(request: ToolRequest, policy: CompiledPolicy, options: De
   }
   const facts = toolFacts(info.class, tool);
   const ctx = matchContext(policy, options, fs, workspace, tool, request, mode, facts);
-  return finish(
+  return toDecision(
+    end,
     decideTool(tool, info.class, input, info.target, facts, ctx, mode, workspace, request.cwd),
     facts,
     workspace,
@@ -571,37 +587,6 @@ function hasContentRules(ctx: MatchContext): boolean {
 
 // ---------------------------------------------------------------- helpers
 
-/** One decision asks for the same realpath several times (workspace check, each rule list). */
-function memoized(fs: FileSystemView): FileSystemView {
-  const real = new Map<string, string>();
-  const anchor = fs.realpathAnchor?.bind(fs);
-  const realpath = (p: string): string => {
-    let r = real.get(p);
-    if (r === undefined) {
-      r = fs.realpath(p);
-      real.set(p, r);
-    }
-    return r;
-  };
-  const view: FileSystemView = {
-    home: fs.home,
-    glob: (pattern, cwd) => fs.glob(pattern, cwd),
-    realpath,
-    realpathAnchor: (p) => real.get(p) ?? (anchor ? anchor(p) : realpath(p)),
-  };
-  const walk = fs.walk?.bind(fs);
-  if (walk) {
-    // The deny pass, the ask pass and the guard all look at the same trees: list each once.
-    const trees = new Map<string, ReturnType<typeof walk>>();
-    view.walk = (root, how, limit) => {
-      const key = `${root}\0${how.skipsHidden}${how.followsLinks}${limit}`;
-      if (!trees.has(key)) trees.set(key, walk(root, how, limit));
-      return trees.get(key);
-    };
-  }
-  return view;
-}
-
 function traceParts(trace: string[], parts: readonly BashPart[]): void {
   for (const p of parts) {
     const status =
@@ -746,16 +731,23 @@ function effectiveMode(
   return { mode: parsed };
 }
 
+/** What every way out of decide() needs to turn an outcome into a Decision. */
+interface Ending {
+  readonly mode: Mode;
+  readonly note: string | undefined;
+  readonly policy: CompiledPolicy;
+  readonly request: ToolRequest;
+  readonly home: string;
+  /** Whether to compute the sandbox profile (DecideOptions.sandboxProfile). */
+  readonly profile: boolean;
+}
+
 function toDecision(
+  { mode, note, policy, request, home, profile }: Ending,
   o: Outcome,
   facts: DecisionFacts,
-  mode: Mode,
-  note: string | undefined,
-  policy: CompiledPolicy,
-  request: ToolRequest,
-  workspace: Workspace | undefined,
-  network: boolean,
-  home: string,
+  workspace?: Workspace,
+  network = false,
 ): Decision {
   const decision: Decision = {
     behavior: o.behavior,
@@ -769,7 +761,7 @@ function toDecision(
   if (o.dontAskDenied) decision.dontAskDenied = true;
   // An ask carries the limits an approved call runs under; whoever approves it approves the
   // network use the call shows. A default allow is read-only and gets no network.
-  if (o.behavior !== 'deny' && workspace)
+  if (profile && o.behavior !== 'deny' && workspace)
     decision.sandbox = sandboxProfile(
       policy,
       request,

@@ -1,5 +1,7 @@
+import { AnchorSet } from './anchors.js';
 import type { CompiledPolicy, CompiledRule } from './compile.js';
 import type { FileSystemView } from './fs-view.js';
+import type { PathAnchors, PathPattern } from './match/path.js';
 import type { RuleKind } from './rule.js';
 
 /**
@@ -38,6 +40,8 @@ export interface MatchContext {
   readonly condition: ConditionContext;
   readonly fs: FileSystemView;
   readonly workspaceRoot: string;
+  /** The anchors of this context, resolved once (see AnchorSet); made on first use when absent. */
+  anchors?: AnchorSet;
 }
 
 /** Applies the rule's condition, if any. */
@@ -107,40 +111,58 @@ export function pathRuleHit(
   /** Where the path leads, when the caller knows it already (a walk below a resolved directory). */
   knownReal?: string,
 ): RuleHit | undefined {
-  const lists: ['read' | 'edit', RuleKind][] =
-    kind === 'allow'
-      ? access === 'read'
-        ? [
-            ['read', 'allow'],
-            ['edit', 'allow'],
-          ]
-        : [['edit', 'allow']]
-      : access === 'read'
-        ? [['read', kind]]
-        : [
-            ['edit', kind],
-            ['read', kind],
-          ];
   const p = ctx.policy.pathRules;
-  if (lists.every(([a, k]) => p[a][k].length === 0)) return undefined;
+  // The lists to search: allow reads also take Edit allows; deny and ask edits also Read rules
+  // (a path one may not read, one may not write either). Plain loops: a decision runs this for
+  // every path it names, and replay for every record.
+  const first: 'read' | 'edit' = kind === 'allow' ? (access === 'read' ? 'read' : 'edit') : access;
+  const second: 'read' | 'edit' | undefined =
+    kind === 'allow' ? (access === 'read' ? 'edit' : undefined) : access === 'edit' ? 'read' : undefined;
+  if (p[first][kind].length === 0 && (second === undefined || p[second][kind].length === 0)) return undefined;
   const real = knownReal ?? ctx.fs.realpath(absolutePath);
   const paths = real === absolutePath ? [absolutePath] : [absolutePath, real];
-  for (const [a, k] of lists) {
-    for (const r of ctx.policy.pathCandidates(a, k, paths)) {
-      // Anchors may be symlinks themselves (a linked workspace, a linked home): a pattern is read
-      // against both the anchor as given and the directory it leads to.
-      const patterns = anchorVariants(ctx, r.policyRoot).map((anchors) => r.path!(anchors));
-      const matches = (p: string) => patterns.some((pattern) => pattern.matches(p));
-      const literal = matches(absolutePath);
-      if (kind === 'allow' && !literal) continue;
-      const target = real === absolutePath ? literal : matches(real);
-      const matched = kind === 'allow' ? literal && target : literal || target;
-      if (!matched) continue;
-      const hit = applies(r, ctx);
-      if (hit) return { ...hit, target: absolutePath };
-    }
+  return (
+    pathListHit(kind, first, absolutePath, real, paths, ctx) ??
+    (second === undefined ? undefined : pathListHit(kind, second, absolutePath, real, paths, ctx))
+  );
+}
+
+/** One list of pathRuleHit: deny and ask match when the path or its target does; allow needs both. */
+function pathListHit(
+  kind: RuleKind,
+  access: 'read' | 'edit',
+  absolutePath: string,
+  real: string,
+  paths: readonly string[],
+  ctx: MatchContext,
+): RuleHit | undefined {
+  const candidates = ctx.policy.pathCandidates(access, kind, paths);
+  if (candidates.length === 0) return undefined;
+  const anchors = anchorSetOf(ctx);
+  for (const r of candidates) {
+    // Anchors may be symlinks themselves (a linked workspace, a linked home): a pattern is read
+    // against both the anchor as given and the directory it leads to.
+    const variants = anchors.variants(r.policyRoot);
+    const literal = anyMatches(r, variants, absolutePath);
+    if (kind === 'allow' && !literal) continue;
+    const target = real === absolutePath ? literal : anyMatches(r, variants, real);
+    const matched = kind === 'allow' ? literal && target : literal || target;
+    if (!matched) continue;
+    const hit = applies(r, ctx);
+    if (hit) return { ...hit, target: absolutePath };
   }
   return undefined;
+}
+
+/** Whether the rule's pattern, under any of the anchor variants, matches the path. */
+function anyMatches(r: CompiledRule, variants: readonly PathAnchors[], p: string): boolean {
+  for (const anchors of variants) if (r.path!(anchors).matches(p)) return true;
+  return false;
+}
+
+function anchorSetOf(ctx: MatchContext): AnchorSet {
+  ctx.anchors ??= new AnchorSet(ctx.fs, ctx.workspaceRoot);
+  return ctx.anchors;
 }
 
 /**
@@ -153,9 +175,10 @@ export function readRuleTester(
   kind: 'deny' | 'ask',
   ctx: MatchContext,
 ): (absolutePath: string, real: string) => RuleHit | undefined {
+  const anchors = anchorSetOf(ctx);
   const prepared = ctx.policy.pathRules.read[kind].map((r) => ({
     rule: r,
-    patterns: anchorVariants(ctx, r.policyRoot).map((anchors) => r.path!(anchors)),
+    patterns: anchors.variants(r.policyRoot).map((a): PathPattern => r.path!(a)),
   }));
   return (absolutePath, real) => {
     for (const { rule, patterns } of prepared) {
@@ -170,18 +193,6 @@ export function readRuleTester(
     }
     return undefined;
   };
-}
-
-function anchorVariants(
-  ctx: MatchContext,
-  policyRoot: string,
-): { cwd: string; home: string; policyRoot: string }[] {
-  const base = { cwd: ctx.workspaceRoot, home: ctx.fs.home, policyRoot };
-  const anchor = (p: string) => (ctx.fs.realpathAnchor ? ctx.fs.realpathAnchor(p) : ctx.fs.realpath(p));
-  const real = { cwd: anchor(ctx.workspaceRoot), home: anchor(ctx.fs.home), policyRoot: anchor(policyRoot) };
-  return real.cwd === base.cwd && real.home === base.home && real.policyRoot === base.policyRoot
-    ? [base]
-    : [base, real];
 }
 
 /** Bash rules for one simple command: deny and ask match past any dynamic word; allow only static text. */
