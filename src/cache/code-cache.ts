@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import { pruneCacheDir, readCacheEntry, writeCacheEntry } from './entry.js';
+import { cacheFileName, pruneCacheDir, readCacheEntry, writeCacheEntry } from './entry.js';
 
 /**
  * Loads a CommonJS bundle the way require() would, but through vm.Script with V8's code cache
@@ -13,7 +12,7 @@ import { pruneCacheDir, readCacheEntry, writeCacheEntry } from './entry.js';
  * An entry is keyed on the bundle (path, size, mtime, inode) and on node's version, platform
  * and flags, and is used only when the bundle did not change while it was read. V8 checks its
  * own version, flags and the source length and refuses a mismatch (the script then compiles
- * from source and the entry is written again); the entry's checksum catches corruption.
+ * from source and the entry is written again); the entry's checksum catches damage.
  *
  * `require('./NAME.cjs')` inside a bundle loads that sibling bundle the same way, once: code
  * that only some calls need (a parser, a validator) stays out of the bundle every call loads.
@@ -22,7 +21,10 @@ import { pruneCacheDir, readCacheEntry, writeCacheEntry } from './entry.js';
  */
 export interface LoadedBundle {
   readonly exports: Record<string, unknown>;
-  /** Names this code and runtime, for other caches to key on; undefined if it changed while read. */
+  /**
+   * Names this code and runtime (the bundle's path, size, mtime and inode, node's version,
+   * platform and flags), for other caches to key on; undefined if it changed while read.
+   */
   readonly codeId: string | undefined;
   /** Whether this bundle has no usable code cache yet (and there is a directory to keep one in). */
   readonly codeCacheWanted: boolean;
@@ -54,14 +56,16 @@ interface Loaded {
   readonly codeId: string | undefined;
   readonly script: vm.Script;
   /** Where to write the code cache, while one is wanted. */
-  entry: string | undefined;
+  entry: { readonly file: string; readonly key: string } | undefined;
 }
 
 function load(file: string, cacheDir: string | undefined, siblings: Map<string, Loaded>): Loaded {
   const { source, codeId } = readStable(file);
   let entry =
-    cacheDir !== undefined && codeId !== undefined ? path.join(cacheDir, 'v8', `${codeId}.bin`) : undefined;
-  const cachedData = entry === undefined ? undefined : readCacheEntry(entry);
+    cacheDir !== undefined && codeId !== undefined
+      ? { file: path.join(cacheDir, 'v8', `${cacheFileName([codeId])}.bin`), key: codeId }
+      : undefined;
+  const cachedData = entry === undefined ? undefined : readCacheEntry(entry.file, entry.key);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
@@ -106,7 +110,7 @@ function readStable(file: string): { source: string; codeId: string | undefined 
       process.arch,
       process.execArgv,
     ];
-    return { source, codeId: createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32) };
+    return { source, codeId: JSON.stringify(key) };
   } finally {
     fs.closeSync(fd);
   }
@@ -117,8 +121,8 @@ function save(loaded: Loaded): void {
   if (entry === undefined) return;
   loaded.entry = undefined;
   try {
-    if (writeCacheEntry(entry, loaded.script.createCachedData()))
-      pruneCacheDir(path.dirname(entry), MAX_AGE_MS, entry);
+    if (writeCacheEntry(entry.file, entry.key, loaded.script.createCachedData()))
+      pruneCacheDir(path.dirname(entry.file), MAX_AGE_MS, entry.file);
   } catch {
     // a cache that cannot be written only costs the next call a compile
   }

@@ -1,18 +1,26 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { checksum64 } from './checksum.js';
 
 /**
- * One cache file: a format line, the sha256 of the payload, the payload. A read checks all
- * three and that the file is the user's own and writable by nobody else; anything else
- * (missing, truncated, corrupt, foreign) is a miss, never an error. A write goes to a private
- * temporary file renamed into place, so readers see a whole entry or none; it never throws:
- * a cache must not fail the work it speeds up.
+ * One cache file: a format line, a checksum of the rest (checksum.ts), the length of the key it
+ * was stored under, the key and the payload. A read checks the format, the checksum, that the stored key is exactly the key asked
+ * for, and that the file is the user's own and writable by nobody else; anything else
+ * (missing, truncated, corrupt, another key, foreign) is a miss, never an error. A write goes
+ * to a private temporary file, flushed, then renamed into place, so readers see a whole entry
+ * or none; it never throws: a cache must not fail the work it speeds up.
+ *
+ * No sha256 here: a hook process starts for every tool call, and node:crypto costs it more to
+ * load than the decision. The checksum is against damage, not against an attacker: whoever can
+ * write the user's cache directory can write a matching checksum too (and the user's code).
+ * V8 checks nothing of its code cache's body by itself in release builds.
+ * Keys are compared whole, so a file name (see cacheFileName) only has to spread entries out.
  */
-const MAGIC = Buffer.from('toolgate-cache 1\n');
-const HEADER = MAGIC.length + 32;
+const MAGIC = Buffer.from('toolgate-cache 2\n');
+const HEADER = MAGIC.length + 12;
+const KEY_LENGTH_AT = MAGIC.length + 8;
 
-export function readCacheEntry(file: string): Buffer | undefined {
+export function readCacheEntry(file: string, key: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
@@ -27,9 +35,11 @@ export function readCacheEntry(file: string): Buffer | undefined {
       read += n;
     }
     if (data.length < HEADER || !data.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-    const payload = data.subarray(HEADER);
-    const digest = createHash('sha256').update(payload).digest();
-    return digest.equals(data.subarray(MAGIC.length, HEADER)) ? payload : undefined;
+    if (checksum64(data.subarray(MAGIC.length + 8)) !== data.readBigUInt64LE(MAGIC.length)) return undefined;
+    const keyBytes = Buffer.from(key);
+    const keyEnd = HEADER + data.readUInt32LE(KEY_LENGTH_AT);
+    if (keyEnd > data.length || !data.subarray(HEADER, keyEnd).equals(keyBytes)) return undefined;
+    return data.subarray(keyEnd);
   } catch {
     return undefined;
   } finally {
@@ -37,24 +47,56 @@ export function readCacheEntry(file: string): Buffer | undefined {
   }
 }
 
+let writes = 0;
+
 /** Writes an entry atomically; false (and nothing left behind) when it could not. */
-export function writeCacheEntry(file: string, payload: Buffer | string): boolean {
+export function writeCacheEntry(file: string, key: string, payload: Buffer | string): boolean {
+  const keyBytes = Buffer.from(key);
   const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  const tmp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  // Unique within this process by the counter, across processes by the pid; 'wx' refuses a clash.
+  const tmp = `${file}.${process.pid}-${Date.now().toString(36)}-${++writes}.tmp`;
+  let fd: number | undefined;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const digest = createHash('sha256').update(body).digest();
-    fs.writeFileSync(tmp, Buffer.concat([MAGIC, digest, body]), { flag: 'wx', mode: 0o600 });
+    const entry = Buffer.concat([MAGIC, Buffer.alloc(12), keyBytes, body]);
+    entry.writeUInt32LE(keyBytes.length, KEY_LENGTH_AT);
+    entry.writeBigUInt64LE(checksum64(entry.subarray(MAGIC.length + 8)), MAGIC.length);
+    fd = fs.openSync(tmp, 'wx', 0o600);
+    fs.writeFileSync(fd, entry);
+    // On disk before the name is: a crash cannot leave a torn entry under the real name.
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
     fs.renameSync(tmp, file);
     return true;
   } catch {
     try {
+      if (fd !== undefined) fs.closeSync(fd);
       fs.rmSync(tmp, { force: true });
     } catch {
       // nothing to clean up
     }
     return false;
   }
+}
+
+/**
+ * A short file name for an entry whose key is `parts` (FNV-1a, 64 bits in two halves): cheap to
+ * compute at start-up, and a clash only makes two keys share a file, each a miss for the other.
+ */
+export function cacheFileName(parts: readonly string[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      const c = part.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+    }
+    a = Math.imul(a ^ 0xff, 0x01000193);
+    b = Math.imul(b ^ 0xff, 0x01000193);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RuleRef } from './decision.js';
 import type { Layer, PolicyFile } from './load.js';
 import { compileBashPattern, compileBashPrefixPattern } from './match/bash.js';
@@ -126,7 +125,15 @@ export const DEFAULT_ENV_ALLOW = [
   'PWD',
 ];
 
-export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
+export interface CompileOptions {
+  /**
+   * The digest of the policy's canonical text; sha256 by default. The hook passes one that
+   * remembers earlier answers: node:crypto costs a hook process more to load than its decision.
+   */
+  readonly digest?: (canonical: string) => string;
+}
+
+export function compilePolicy(input: readonly PolicyFile[], options: CompileOptions = {}): CompiledPolicy {
   const files = [...input].sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer]);
   const managed = files.filter((f) => f.layer === 'managed');
   const lock = {
@@ -304,7 +311,7 @@ export function compilePolicy(input: readonly PolicyFile[]): CompiledPolicy {
     tests: files.flatMap((f) => f.tests.map((t) => ({ ...t, source: f.source }))),
     hasConditions: rules.some((r) => r.when !== undefined),
   };
-  return { ...merged, digest: digestOf(merged) };
+  return { ...merged, digest: (options.digest ?? sha256Hex)(canonicalText(merged)) };
 }
 
 /**
@@ -477,7 +484,8 @@ function mergeSandbox(files: readonly PolicyFile[]): SandboxSettings {
   };
 }
 
-function digestOf(p: Omit<CompiledPolicy, 'digest'>): string {
+/** The text the digest is taken over: what decides, not where the files came from. */
+function canonicalText(p: Omit<CompiledPolicy, 'digest'>): string {
   const canonical = {
     rules: p.rules.map((r) => [r.kind, r.rule.text, r.when ?? null, r.reason ?? null, r.policyRoot]),
     mode: p.mode,
@@ -488,7 +496,13 @@ function digestOf(p: Omit<CompiledPolicy, 'digest'>): string {
     sandbox: p.sandbox,
     auto: p.auto,
   };
-  return createHash('sha256').update(stableStringify(canonical)).digest('hex');
+  return stableStringify(canonical);
+}
+
+export function sha256Hex(text: string): string {
+  // Loaded on first use, not with the module: see CompileOptions.digest.
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** JSON with object keys sorted, so equal content always hashes the same. */

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { pruneCacheDir, readCacheEntry, writeCacheEntry } from '../cache/entry.js';
-import { type CompiledPolicy, compilePolicy } from './compile.js';
+import { cacheFileName, pruneCacheDir, readCacheEntry, writeCacheEntry } from '../cache/entry.js';
+import { type CompiledPolicy, compilePolicy, sha256Hex } from './compile.js';
 import { type PolicyParser, readPolicyLayers } from './layer-files.js';
 import type { Layer, PolicyFile } from './policy-file.js';
 
@@ -11,9 +10,11 @@ import type { Layer, PolicyFile } from './policy-file.js';
  * validated file and is keyed on everything the parse reads: the file's whole text, its
  * source, layer and policy root, and `codeId`, which names the code that parsed it (the build,
  * node's version). Every file is still read on every call, so an edited file is a miss and is
- * parsed again; an invalid file is never stored, so its errors are reported every time; only
- * a value that survives JSON unchanged is stored. A missing, corrupt or unreadable entry is a
- * miss, and a failed write only costs the next call a parse.
+ * parsed again (its entry is replaced: entries are named by source, not by text); an invalid
+ * file is never stored, so its errors are reported every time; only a value that survives JSON
+ * unchanged is stored. A missing, corrupt or unreadable entry is a miss, and a failed write
+ * only costs the next call a parse. The merged policy's digest is kept the same way, keyed on
+ * the whole canonical text it is taken over.
  */
 export interface PolicyCache {
   /** Where the entries live (under the user cache dir). */
@@ -22,7 +23,8 @@ export interface PolicyCache {
   readonly codeId: string;
 }
 
-const FORMAT = 'toolgate policy-file 1';
+const FORMAT = 'toolgate policy-file 2';
+const DIGEST_FORMAT = 'toolgate policy-digest 1';
 const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 class CacheMiss extends Error {
@@ -41,29 +43,48 @@ export async function loadPolicyFilesCached(
   entries: readonly { file: string; layer: Layer }[],
   cache: PolicyCache,
 ): Promise<CompiledPolicy> {
+  const options = { digest: rememberedDigest(cache, entries) };
   try {
-    return compilePolicy(readPolicyLayers(entries, cached(cache)));
+    return compilePolicy(readPolicyLayers(entries, cached(cache)), options);
   } catch (err) {
     if (!(err instanceof CacheMiss)) throw err;
   }
   parserLoaded = true;
   const { parsePolicyText } = await import('./load.js');
-  return compilePolicy(readPolicyLayers(entries, cached(cache, parsePolicyText)));
+  return compilePolicy(readPolicyLayers(entries, cached(cache, parsePolicyText)), options);
+}
+
+/** sha256 of the canonical text, from the cache when this exact text was digested before. */
+function rememberedDigest(
+  cache: PolicyCache,
+  entries: readonly { file: string; layer: Layer }[],
+): (canonical: string) => string {
+  return (canonical) => {
+    const file = path.join(
+      cache.dir,
+      `${cacheFileName([DIGEST_FORMAT, ...entries.flatMap((e) => [e.file, e.layer])])}.digest`,
+    );
+    const key = `${DIGEST_FORMAT}\n${canonical}`;
+    const hit = readCacheEntry(file, key)?.toString('latin1');
+    if (hit !== undefined && /^[0-9a-f]{64}$/.test(hit)) return hit;
+    const digest = sha256Hex(canonical);
+    writeCacheEntry(file, key, digest);
+    return digest;
+  };
 }
 
 /** A parser answering from the cache; on a miss it parses with `parse` and stores, or throws CacheMiss. */
 export function cached(cache: PolicyCache, parse?: PolicyParser): PolicyParser {
   return (text, source, layer, policyRoot) => {
-    const key = createHash('sha256')
-      .update(JSON.stringify([FORMAT, cache.codeId, source, layer, policyRoot, text]))
-      .digest('hex');
-    const file = path.join(cache.dir, `${key}.json`);
+    const where = [FORMAT, cache.codeId, source, layer, policyRoot];
+    const file = path.join(cache.dir, `${cacheFileName(where)}.json`);
+    const key = JSON.stringify([...where, text]);
     const hit = lookup(file, key);
     if (hit !== undefined) return hit;
     if (parse === undefined) throw new CacheMiss(source);
     const parsed = parse(text, source, layer, policyRoot);
     if (survivesJson(parsed)) {
-      if (writeCacheEntry(file, JSON.stringify({ key, file: parsed })))
+      if (writeCacheEntry(file, key, JSON.stringify({ file: parsed })))
         pruneCacheDir(cache.dir, MAX_AGE_MS, file);
     }
     return parsed;
@@ -71,13 +92,11 @@ export function cached(cache: PolicyCache, parse?: PolicyParser): PolicyParser {
 }
 
 function lookup(file: string, key: string): PolicyFile | undefined {
-  const payload = readCacheEntry(file);
+  const payload = readCacheEntry(file, key);
   if (payload === undefined) return undefined;
   try {
-    const entry = JSON.parse(payload.toString('utf8')) as { key?: unknown; file?: PolicyFile };
-    return entry.key === key && entry.file !== null && typeof entry.file === 'object'
-      ? entry.file
-      : undefined;
+    const entry = JSON.parse(payload.toString('utf8')) as { file?: PolicyFile };
+    return entry.file !== null && typeof entry.file === 'object' ? entry.file : undefined;
   } catch {
     return undefined;
   }

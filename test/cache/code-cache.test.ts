@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/cache/code-cache.js';
+import { cacheFileName } from '../../src/cache/entry.js';
 
 /**
  * CommonJS bundles through vm.Script with V8's code cache: the same exports with or without a
@@ -41,9 +42,9 @@ describe('loadBundle', () => {
     expect(first.exports.name).toBe('main.cjs');
     expect((first.exports.answer as (x: number) => number)(21)).toBe(42);
     expect(first.codeCacheWanted).toBe(true);
-    expect(first.codeId).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.parse(first.codeId!)).toEqual(expect.arrayContaining([file, process.version]));
     first.saveCodeCache();
-    expect(entries(cacheDir)).toEqual([`${first.codeId}.bin`]);
+    expect(entries(cacheDir)).toEqual([`${cacheFileName([first.codeId!])}.bin`]);
     const second = loadBundle(file, cacheDir);
     expect(second.codeId).toBe(first.codeId);
     expect(second.codeCacheWanted).toBe(false);
@@ -54,7 +55,7 @@ describe('loadBundle', () => {
     const { file, cacheDir } = bundle();
     const first = loadBundle(file, cacheDir);
     first.saveCodeCache();
-    const entry = path.join(cacheDir, 'v8', `${first.codeId}.bin`);
+    const entry = path.join(cacheDir, 'v8', `${cacheFileName([first.codeId!])}.bin`);
     const data = fs.readFileSync(entry);
     data[data.length - 5]! ^= 0xff;
     fs.writeFileSync(entry, data, { mode: 0o600 });
@@ -75,7 +76,7 @@ describe('loadBundle', () => {
     expect(later()).toBe(count);
     loaded.saveCodeCache(false);
     expect(entries(cacheDir)).toHaveLength(1);
-    expect(entries(cacheDir)).not.toContain(`${loaded.codeId}.bin`);
+    expect(entries(cacheDir)).not.toContain(`${cacheFileName([loaded.codeId!])}.bin`);
   });
 
   it('without a cache directory it still loads, and keeps nothing', () => {
