@@ -86,10 +86,46 @@ function entries(): Entry[] {
   return compiled;
 }
 
+/**
+ * The first segment of every ANYWHERE entry (`.git`, `.bashrc`, `.claude`, ...): each entry
+ * matches at any depth, so a path or one of its directories matches only when one of the
+ * path's segments is the entry's first one. Normalizing a path only drops segments (`.`, `..`,
+ * empty), never makes one, so testing the segments as written is enough to rule every entry
+ * out, which is the answer for almost every path a decision sees. Undefined (test every
+ * entry) should an entry ever start with a pattern.
+ */
+const FIRST_SEGMENTS: ReadonlySet<string> | undefined = ANYWHERE.some((label) =>
+  /[*?[\]{}!()+@\\]/.test(label.split('/')[0]!),
+)
+  ? undefined
+  : new Set(ANYWHERE.map((label) => label.split('/')[0]!));
+
+const ALL_DOTTED = FIRST_SEGMENTS !== undefined && [...FIRST_SEGMENTS].every((s) => s.startsWith('.'));
+
+/** Whether some ANYWHERE entry could match `absolutePath` (see FIRST_SEGMENTS). Exported for tests. */
+export function mayBeUnderEntry(absolutePath: string): boolean {
+  if (FIRST_SEGMENTS === undefined) return true;
+  let at = 0;
+  while (at < absolutePath.length) {
+    let end = absolutePath.indexOf('/', at);
+    if (end < 0) end = absolutePath.length;
+    // When every first segment starts with a dot, most segments are ruled out without a substring.
+    if (
+      (!ALL_DOTTED || absolutePath.charCodeAt(at) === 46) /* . */ &&
+      FIRST_SEGMENTS.has(absolutePath.slice(at, end))
+    )
+      return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 /** The protected entry `absolutePath` falls under (e.g. `.git/hooks`), or undefined. */
 export function protectedEntryOf(absolutePath: string, writableRoots: readonly string[]): string | undefined {
-  for (const entry of entries()) {
-    if (entry.pattern.matches(absolutePath)) return entry.label;
+  if (mayBeUnderEntry(absolutePath)) {
+    for (const entry of entries()) {
+      if (entry.pattern.matches(absolutePath)) return entry.label;
+    }
   }
   const name = absolutePath.slice(absolutePath.lastIndexOf('/') + 1);
   if (PARENTS.includes(name)) return name;
@@ -104,6 +140,11 @@ export function protectedEntryOf(absolutePath: string, writableRoots: readonly s
 function isInside(candidate: string, root: string): boolean {
   if (root === '/') return candidate.startsWith('/');
   return candidate === root || candidate.startsWith(`${root}/`);
+}
+
+/** The entries that match at any depth, as written (`.claude/!(worktrees)`): for tests. */
+export function anywherePatterns(): readonly string[] {
+  return ANYWHERE;
 }
 
 /** The protected names, for documentation and for masking existing ones in the OS sandbox. */

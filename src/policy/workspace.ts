@@ -16,23 +16,45 @@ export interface Workspace {
 }
 
 export function workspaceFor(cwd: string, policy: CompiledPolicy, fs: FileSystemView): Workspace {
-  const declared = policy.roots?.map((r) => resolveDir(r.path, cwd, fs.home)) ?? [cwd];
-  const additional = policy.additionalDirectories.map((d) => resolveDir(d.path, cwd, fs.home));
-  const literal = [...declared, ...additional].map((p) => path.resolve(p));
+  const home = fs.home;
+  let literal: string[];
+  let root: string;
+  if (policy.roots === undefined && policy.additionalDirectories.length === 0) {
+    // The common case, and one decide() pays on every call: the cwd is the workspace.
+    root = cwd;
+    literal = [path.resolve(cwd)];
+  } else {
+    const declared = policy.roots?.map((r) => resolveDir(r.path, cwd, home)) ?? [cwd];
+    const additional = policy.additionalDirectories.map((d) => resolveDir(d.path, cwd, home));
+    root = declared[0] ?? cwd;
+    literal = [...declared, ...additional].map((p) => path.resolve(p));
+  }
   const real = literal.map((p) => (fs.realpathAnchor ? fs.realpathAnchor(p) : fs.realpath(p)));
-  const all = [...new Set([...literal, ...real])];
-  return {
-    root: declared[0] ?? cwd,
-    roots: literal,
-    contains(absolutePath) {
-      const p = path.resolve(absolutePath);
-      if (!all.some((r) => isInside(p, r))) return false;
-      // A root itself (most often the cwd a command runs in) was resolved already.
-      const root = literal.indexOf(p);
-      const target = root >= 0 ? real[root]! : fs.realpath(p);
-      return all.some((r) => isInside(target, r));
-    },
-  };
+  return new Roots(root, literal, real, fs);
+}
+
+/** A Workspace (a class: decide() makes one per call). */
+class Roots implements Workspace {
+  private readonly all: readonly string[];
+
+  constructor(
+    readonly root: string,
+    readonly roots: readonly string[],
+    /** Each of `roots` resolved. */
+    private readonly real: readonly string[],
+    private readonly fs: FileSystemView,
+  ) {
+    this.all = [...new Set([...roots, ...real])];
+  }
+
+  contains(absolutePath: string): boolean {
+    const p = path.resolve(absolutePath);
+    if (!this.all.some((r) => isInside(p, r))) return false;
+    // A root itself (most often the cwd a command runs in) was resolved already.
+    const root = this.roots.indexOf(p);
+    const target = root >= 0 ? this.real[root]! : this.fs.realpath(p);
+    return this.all.some((r) => isInside(target, r));
+  }
 }
 
 export function isInside(candidate: string, root: string): boolean {
