@@ -8,6 +8,7 @@
 import { type Behavior, rank } from '../policy/behavior.js';
 import type { DecidedBy, RuleRef } from '../policy/decision.js';
 import type { DecisionRecord } from './record.js';
+import { subjectOf } from './subject.js';
 
 export type Direction = 'loosen' | 'tighten';
 
@@ -51,13 +52,16 @@ export interface RuleFlipGroup extends FlipGroup {
   to: string;
 }
 
+/**
+ * What add() compares. `from` and `to` may be whole decisions: only the members of Side are
+ * read, and copied into a sample when the decision flipped (most records do not: nothing is
+ * allocated for them).
+ */
 export interface Comparison {
   record: DecisionRecord;
   line: number;
   from: Side;
   to: Side;
-  /** What the request acted on; only asked for when the decision flipped. */
-  subject: () => string;
   redacted: boolean;
 }
 
@@ -96,10 +100,10 @@ export class FlipTally {
       line: c.line,
       ts: c.record.ts,
       tool: c.record.request.tool,
-      subject: c.subject(),
+      subject: subjectOf(c.record.request.tool, c.record.request.input),
       ...(c.record.sessionId !== undefined && { sessionId: c.record.sessionId }),
-      from: c.from,
-      to: c.to,
+      from: sideOf(c.from),
+      to: sideOf(c.to),
       direction,
       redacted: c.redacted,
     };
@@ -141,6 +145,16 @@ export class FlipTally {
     if (sample.redacted) g.redacted++;
     if (g.samples.length < this.samples) g.samples.push(sample);
   }
+}
+
+/** Only the members of Side: a sample does not carry a whole decision. */
+function sideOf(d: Side): Side {
+  return {
+    behavior: d.behavior,
+    decidedBy: d.decidedBy,
+    ...(d.rule !== undefined && { rule: d.rule }),
+    reason: d.reason,
+  };
 }
 
 export function countBy(map: Map<string, number>, key: string): void {

@@ -22,14 +22,14 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
   const resolve = (p: string): { real: string; exists: boolean } => {
     let r = known.get(p);
     if (r !== undefined) return r;
-    const parent = path.dirname(p);
-    if (parent === p || !path.isAbsolute(p) || path.normalize(p) !== p || p.endsWith('/')) {
+    const slash = p.lastIndexOf('/');
+    if (!isPlain(p)) {
       r = { real: base.realpath(p), exists: true };
     } else {
-      const up = resolve(parent);
+      const up = resolve(slash === 0 ? '/' : p.slice(0, slash));
       const st = up.exists ? entry(p) : undefined;
       if (st?.isSymbolicLink()) r = { real: base.realpath(p), exists: true };
-      else r = { real: path.join(up.real, path.basename(p)), exists: st !== undefined };
+      else r = { real: joinName(up.real, p, slash), exists: st !== undefined };
     }
     if (known.size >= limit) known.clear();
     known.set(p, r);
@@ -52,6 +52,31 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
   // listed once per decision anyway, and memory for every tree of a long log would be unbounded).
   if (base.walk) view.walk = base.walk.bind(base);
   return view;
+}
+
+/** path.join(dir, the name after `p`'s last slash), without normalizing when `dir` is plain already. */
+function joinName(dir: string, p: string, slash: number): string {
+  if (dir === '/') return p.slice(slash);
+  return isPlain(dir) ? dir + p.slice(slash) : path.join(dir, p.slice(slash + 1));
+}
+
+/**
+ * An absolute, normalized path other than `/`, without a trailing slash: one that is its
+ * parent's path plus a name. Without path.normalize, which was a fair part of a new path's cost.
+ */
+export function isPlain(p: string): boolean {
+  if (p.length < 2 || p.charCodeAt(0) !== 47 /* / */ || p.charCodeAt(p.length - 1) === 47) return false;
+  let start = 1;
+  while (start <= p.length) {
+    let end = p.indexOf('/', start);
+    if (end < 0) end = p.length;
+    const len = end - start;
+    if (len === 0) return false;
+    if (p.charCodeAt(start) === 46 /* . */ && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 46)))
+      return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 /** What is at `p` without following a final symlink; undefined when nothing can be seen there. */

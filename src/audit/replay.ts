@@ -28,18 +28,17 @@
 
 import type { CompiledPolicy } from '../policy/compile.js';
 import { decide } from '../policy/decide.js';
-import type { Decision, RuleRef } from '../policy/decision.js';
+import type { Decision } from '../policy/decision.js';
 import type { FileSystemView } from '../policy/fs-view.js';
 import type { Mode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 import { ENGINE_VERSION } from '../version.js';
 import type { KeyInput } from './checkpoint.js';
-import { countBy, type FlipGroup, FlipTally, type RuleFlipGroup, type Side } from './flips.js';
+import { countBy, type FlipGroup, FlipTally, type RuleFlipGroup } from './flips.js';
 import { snapshotFileSystem } from './fs-snapshot.js';
 import { installedGrammarVersion } from './grammar.js';
 import { type DecisionRecord, requestOf } from './record.js';
 import { type ScanProgress, type SkippedLine, scanRecords } from './scan.js';
-import { subjectOf } from './subject.js';
 import { type VerifyFailure, type VerifyOk, verifyLog } from './verify.js';
 
 export type { FlipGroup, FlipSample, RuleFlipGroup, Side } from './flips.js';
@@ -144,11 +143,18 @@ export async function replayLog(
   const redacted = { records: 0, flipped: 0, samples: [] as number[] };
   const notCompared = { classifier: 0, hook: 0, user: 0 };
   let records = 0;
+  // Records of one log nearly always share their versions: the key is built once per change.
+  let lastVersions = { engine: '', grammar: '', key: '' };
+  const versionKey = (engine: string, grammar: string): string => {
+    if (engine !== lastVersions.engine || grammar !== lastVersions.grammar || lastVersions.key === '')
+      lastVersions = { engine, grammar, key: `engine ${engine}, grammar ${grammar}` };
+    return lastVersions.key;
+  };
 
   const visit = (record: DecisionRecord, line: number): void => {
     records++;
     countBy(digests, record.policyDigest);
-    countBy(versions, `engine ${record.engine}, grammar ${record.grammar}`);
+    countBy(versions, versionKey(record.engine, record.grammar));
     const isRedacted = record.redacted !== undefined && record.redacted.length > 0;
     if (isRedacted) redacted.records++;
     const same = record.policyDigest === policy.digest;
@@ -169,14 +175,7 @@ export async function replayLog(
       notCompared.user++;
       return;
     }
-    const flipped = tally.add({
-      record,
-      line,
-      from: sideOf(was),
-      to: sideOf(now),
-      subject: () => subjectOf(record.request.tool, record.request.input),
-      redacted: isRedacted,
-    });
+    const flipped = tally.add({ record, line, from: was, to: now, redacted: isRedacted });
     if (!flipped) return;
     if (same) sameDigest.flipped++;
     if (isRedacted) {
@@ -261,20 +260,6 @@ function decideOnce(
     memo.set(key, d);
   }
   return d;
-}
-
-function sideOf(d: {
-  behavior: Side['behavior'];
-  decidedBy: Side['decidedBy'];
-  rule?: RuleRef | undefined;
-  reason: string;
-}): Side {
-  return {
-    behavior: d.behavior,
-    decidedBy: d.decidedBy,
-    ...(d.rule !== undefined && { rule: d.rule }),
-    reason: d.reason,
-  };
 }
 
 function notIntact(logPath: string, v: VerifyFailure): ReplayError {

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, normalize } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { snapshotFileSystem } from '../../src/audit/fs-snapshot.js';
+import { isPlain, snapshotFileSystem } from '../../src/audit/fs-snapshot.js';
 import { type FileSystemView, nodeFileSystem, realpathOfLongestPrefix } from '../../src/policy/fs-view.js';
 
 // A tree with what realpath has to get right: directory and file links, a dangling link, a
@@ -69,5 +69,21 @@ describe('snapshotFileSystem', () => {
     const snapshot = snapshotFileSystem();
     for (const p of [join(root, 'a', '..', 'a', 'file'), `${join(root, 'a')}/`, 'relative/path', '/'])
       expect(snapshot.realpath(p)).toBe(realpathOfLongestPrefix(p));
+  });
+
+  it('tells plain paths (a parent plus a name) as path.normalize would (property)', () => {
+    const segment = fc.constantFrom('a', 'b.c', '.', '..', '', '...', '.x', 'x.', ' ');
+    const anyPath = fc
+      .array(segment, { maxLength: 5 })
+      .chain((segs) =>
+        fc.constantFrom(`/${segs.join('/')}`, segs.join('/'), `/${segs.join('/')}/`, `//${segs.join('/')}`),
+      );
+    fc.assert(
+      fc.property(anyPath, (p) => {
+        const plain = p !== '/' && isAbsolute(p) && normalize(p) === p && !p.endsWith('/');
+        expect(isPlain(p), JSON.stringify(p)).toBe(plain);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
