@@ -30,12 +30,31 @@ const common = {
     'esbuild',
   ],
 };
+/**
+ * In the CommonJS bundles, `import fs from 'node:fs'` in our sources becomes a plain
+ * `const fs = require('node:fs')`: esbuild would wrap the module in __toESM, which copies every
+ * property of it, once per importing file (~1.5 ms of a hook process's start-up).
+ */
+const plainBuiltins = {
+  name: 'plain-builtins',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({
+      loader: 'ts',
+      contents: (await fs.promises.readFile(args.path, 'utf8')).replace(
+        /^import (\w+) from '(node:[\w/]+)';$/gm,
+        "const $1 = require('$2');",
+      ),
+    }));
+  },
+};
+
 // Bundled modules read import.meta.url; in CommonJS output it is the file's own URL.
 const commonjs = {
   format: 'cjs',
   // import() of a package becomes require(): vm.Script has no dynamic import with a code cache.
   supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__toolgateModuleUrl' },
+  plugins: [plainBuiltins],
   banner: { js: "var __toolgateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 /** Resolves an import to a file of its own, beside the output, that is loaded at run time. */
@@ -58,7 +77,7 @@ await build({
   supported: {},
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/cli/main.js',
-  plugins: [beside(/^\.\/toolgate\.js$/, () => './toolgate.mjs')],
+  plugins: [beside(/^\.\/toolgate\.js$/, () => './toolgate.mjs'), plainBuiltins],
 });
 
 await build({
@@ -114,7 +133,11 @@ await build({
   ...commonjs,
   entryPoints: ['src/cli/hook-main.ts'],
   outfile: 'dist/cli/hook.cjs',
-  plugins: [beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`), lazyBash],
+  plugins: [
+    beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`),
+    lazyBash,
+    plainBuiltins,
+  ],
 });
 await build({
   ...common,
