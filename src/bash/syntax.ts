@@ -2,8 +2,9 @@ import { type Grammar, loadGrammar, type NativeCursor } from './grammar.js';
 
 /**
  * tree-sitter-bash trees (see grammar.ts for the loading) copied into plain objects in one
- * cursor pass. Crossing into the native binding is
- * the expensive part, so the copy asks each node for the minimum: type id, start, end.
+ * cursor pass. Crossing into the native binding is the expensive part (about 0.1 µs a call,
+ * as much as the parse of a short word), so the copy asks each node for the minimum: type id,
+ * and start and end for named nodes only.
  */
 
 export interface SyntaxNode {
@@ -12,7 +13,7 @@ export interface SyntaxNode {
   /** UTF-16 offsets into the source, as JavaScript strings count (-1 for anonymous tokens). */
   readonly start: number;
   readonly end: number;
-  readonly children: SyntaxNode[];
+  readonly children: readonly SyntaxNode[];
 }
 
 export interface SyntaxTree {
@@ -30,27 +31,32 @@ export const LIMITS = {
   maxDepth: 200,
 } as const;
 
+/** Most nodes are leaves: they share one empty list instead of allocating their own. */
+const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);
+
 export function parseSyntax(source: string): SyntaxResult {
   if (source.length > LIMITS.maxSourceChars) {
     return { ok: false, reason: `too complex: ${source.length} characters (limit ${LIMITS.maxSourceChars})` };
   }
   const g = loadGrammar();
-  const tree = g.parser.parse(source);
-  // One root node for both the walk and the error flag: each `tree.rootNode` crosses into C++.
+  const tree = parseWithBuffer(g.parser, source);
+  // One root node for the cursor and the error flag: each `tree.rootNode` crosses into C++.
   const rootNode = tree.rootNode;
-  const cursor = rootNode.walk();
+  const hasError = rootNode.hasError;
+  const cursor = cursorAt(tree, rootNode);
   const root: MutableNode = {
     type: typeName(g, cursor.nodeTypeId, cursor),
     named: true,
     start: cursor.startIndex,
     end: cursor.endIndex,
-    children: [],
+    children: NO_CHILDREN,
   };
   const stack: MutableNode[] = [root];
   let parent = root;
   let count = 1;
   // Iterative pre-order walk: recursion depth is the input's nesting depth, which is untrusted.
   if (cursor.gotoFirstChild()) {
+    parent.children = [];
     for (;;) {
       if (++count > LIMITS.maxNodes)
         return { ok: false, reason: `too complex: more than ${LIMITS.maxNodes} syntax nodes` };
@@ -61,30 +67,23 @@ export function parseSyntax(source: string): SyntaxResult {
       // Anonymous tokens (`;`, `|`, `$(`) are read by type only: skip two native calls for them.
       const node: MutableNode =
         g.namedById[id] === true
-          ? {
-              type,
-              named: true,
-              start: cursor.startIndex,
-              end: cursor.endIndex,
-              children: [],
-            }
-          : { type, named: false, start: -1, end: -1, children: [] };
-      parent.children.push(node);
+          ? { type, named: true, start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN }
+          : { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
+      (parent.children as SyntaxNode[]).push(node);
       if (cursor.gotoFirstChild()) {
+        node.children = [];
         stack.push(node);
         parent = node;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent() || stack.length === 1) {
-          return { ok: true, tree: { root, hasError: rootNode.hasError } };
-        }
+        if (!cursor.gotoParent() || stack.length === 1) return { ok: true, tree: { root, hasError } };
         stack.pop();
         parent = stack[stack.length - 1]!;
       }
     }
   }
-  return { ok: true, tree: { root, hasError: rootNode.hasError } };
+  return { ok: true, tree: { root, hasError } };
 }
 
 interface MutableNode {
@@ -92,7 +91,7 @@ interface MutableNode {
   named: boolean;
   start: number;
   end: number;
-  children: SyntaxNode[];
+  children: readonly SyntaxNode[];
 }
 
 function typeName(g: Grammar, id: number, cursor: NativeCursor): string {
@@ -103,4 +102,68 @@ function typeName(g: Grammar, id: number, cursor: NativeCursor): string {
     g.namedById[id] = cursor.nodeIsNamed;
   }
   return name;
+}
+
+// ---------------------------------------------------------------- the native calls
+
+/** The binding's parse, with the options grammar.ts's view of it leaves out. */
+interface SizedParser {
+  parse(
+    source: string,
+    oldTree: undefined,
+    options: { bufferSize: number },
+  ): ReturnType<Grammar['parser']['parse']>;
+}
+
+/**
+ * Parses with an input buffer the size of the line. Without `bufferSize` the binding allocates
+ * and zero-fills a 32K-unit (64 KB) buffer on every parse: as much memory traffic as the parse
+ * of a short line, and the whole L1 data cache evicted before the walk. One unit more than the
+ * line: the binding's string copy keeps the last unit for a terminating zero.
+ */
+function parseWithBuffer(parser: Grammar['parser'], source: string) {
+  return (parser as SizedParser).parse(source, undefined, { bufferSize: source.length + 1 });
+}
+
+// ---------------------------------------------------------------- one cursor for every parse
+
+type NativeRoot = ReturnType<Grammar['parser']['parse']>['rootNode'];
+
+/** What the binding's TreeCursor has beyond grammar.ts's view of it. */
+interface ResettableCursor extends NativeCursor {
+  /** The tree `reset` reads the node's tree from (the binding's walk() sets it). */
+  tree: unknown;
+  reset(node: NativeRoot): void;
+  readonly currentNode: unknown;
+}
+
+let reusable: ResettableCursor | undefined;
+/** Cleared for good if the binding ever leaves a reset cursor elsewhere than on the root. */
+let resetWorks = true;
+
+/**
+ * A cursor at the root of `tree`. A new one per parse (`walk()`) costs as much as a dozen
+ * cursor steps: a wrapped native object made, then finalized by the GC. One cursor is reset to
+ * each new root instead. The binding's native reset takes the node from its transfer buffer,
+ * not from its argument: the `hasError` read just before wrote `rootNode` there. The identity
+ * check makes that an assumption verified on every call, not a trusted one: the binding hands
+ * back the very root object only when the cursor stands on this tree's root.
+ */
+function cursorAt(tree: unknown, rootNode: NativeRoot): NativeCursor {
+  const cursor = reusable;
+  if (cursor !== undefined) {
+    cursor.tree = tree;
+    cursor.reset(rootNode);
+    if (cursor.currentNode === rootNode) return cursor;
+    reusable = undefined;
+    resetWorks = false;
+  }
+  const fresh = rootNode.walk();
+  if (resetWorks && isResettable(fresh)) reusable = fresh;
+  return fresh;
+}
+
+function isResettable(cursor: NativeCursor): cursor is ResettableCursor {
+  const c = cursor as Partial<ResettableCursor>;
+  return typeof c.reset === 'function' && 'tree' in cursor;
 }
