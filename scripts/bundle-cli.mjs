@@ -35,15 +35,14 @@ const common = {
  * `const fs = require('node:fs')`: esbuild would wrap the module in __toESM, which copies every
  * property of it, once per importing file (~1.5 ms of a hook process's start-up).
  */
+const plainBuiltinImports = (text) =>
+  text.replace(/^import (\w+) from '(node:[\w/]+)';$/gm, "const $1 = require('$2');");
 const plainBuiltins = {
   name: 'plain-builtins',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({
       loader: 'ts',
-      contents: (await fs.promises.readFile(args.path, 'utf8')).replace(
-        /^import (\w+) from '(node:[\w/]+)';$/gm,
-        "const $1 = require('$2');",
-      ),
+      contents: plainBuiltinImports(await fs.promises.readFile(args.path, 'utf8')),
     }));
   },
 };
@@ -97,7 +96,48 @@ await build({
 
 // The Bash classifier for the hook, apart: only Bash calls load it. Its exports are all functions,
 // so the hook bundle reaches them through wrappers that require the bundle on first call.
-await build({ ...common, ...commonjs, entryPoints: ['src/cli/hook-bash.ts'], outfile: 'dist/cli/hook-bash.cjs' });
+/**
+ * tree-sitter's JavaScript rides in hook-bash.cjs too, with node-gyp-build, under the code
+ * cache: loaded from node_modules they cost a Bash call ~3 ms to resolve, read and compile.
+ * The one line that finds the addon from `__dirname` is pointed at the package's directory.
+ */
+const TREE_SITTER_ADDON = `const binding = typeof process.versions.bun === "string" ?
+    // Statically analyzable enough for \`bun build --compile\` to embed the tree-sitter.node napi addon
+    require(\`./prebuilds/\${process.platform}-\${process.arch}/tree-sitter.node\`) :
+    require('node-gyp-build')(__dirname);`;
+const GRAMMAR_REQUIRE = '  const require = createRequire(import.meta.url);\n';
+const treeSitterAddon = {
+  name: 'tree-sitter-addon',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]bash[\\/]grammar\.ts$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      if (!text.includes(GRAMMAR_REQUIRE))
+        throw new Error(`${args.path}: no "${GRAMMAR_REQUIRE.trim()}" to drop`);
+      return { loader: 'ts', contents: plainBuiltinImports(text.replace(GRAMMAR_REQUIRE, '')) };
+    });
+    b.onLoad({ filter: /[\\/]node_modules[\\/]tree-sitter[\\/]index\.js$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      if (!text.includes(TREE_SITTER_ADDON))
+        throw new Error(`${args.path} no longer finds its addon as this build expects: see treeSitterAddon`);
+      return {
+        loader: 'js',
+        contents: text.replace(
+          TREE_SITTER_ADDON,
+          "const binding = require('node-gyp-build')(require('node:path').dirname(require.resolve('tree-sitter/package.json')));",
+        ),
+      };
+    });
+  },
+};
+await build({
+  ...common,
+  ...commonjs,
+  external: [...common.external.filter((name) => name !== 'tree-sitter'), 'tree-sitter/package.json'],
+  // (before plainBuiltins, which would answer for grammar.ts first)
+  plugins: [treeSitterAddon, ...commonjs.plugins],
+  entryPoints: ['src/cli/hook-bash.ts'],
+  outfile: 'dist/cli/hook-bash.cjs',
+});
 // The export names, as an ES module build lists them (a CommonJS one lists none).
 const { metafile } = await build({
   ...common,
