@@ -1,6 +1,9 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { type FileSystemView, nodeFileSystem } from '../policy/fs-view.js';
+import { isPlain } from '../policy/plain-path.js';
+
+export { isPlain } from '../policy/plain-path.js';
 
 /**
  * A file-system view that learns each answer once and remembers it: one replay sees one
@@ -58,25 +61,6 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
 function joinName(dir: string, p: string, slash: number): string {
   if (dir === '/') return p.slice(slash);
   return isPlain(dir) ? dir + p.slice(slash) : path.join(dir, p.slice(slash + 1));
-}
-
-/**
- * An absolute, normalized path other than `/`, without a trailing slash: one that is its
- * parent's path plus a name. Without path.normalize, which was a fair part of a new path's cost.
- */
-export function isPlain(p: string): boolean {
-  if (p.length < 2 || p.charCodeAt(0) !== 47 /* / */ || p.charCodeAt(p.length - 1) === 47) return false;
-  let start = 1;
-  while (start <= p.length) {
-    let end = p.indexOf('/', start);
-    if (end < 0) end = p.length;
-    const len = end - start;
-    if (len === 0) return false;
-    if (p.charCodeAt(start) === 46 /* . */ && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 46)))
-      return false;
-    start = end + 1;
-  }
-  return true;
 }
 
 /** What is at `p` without following a final symlink; undefined when nothing can be seen there. */

@@ -135,9 +135,44 @@ export function checkInput(name: string, input: unknown): string | undefined {
     }
     return undefined;
   }
+  if (inputValid(info.input, input)) return undefined;
   const issues = inputIssues(info.input, input);
   if (issues.length === 0) return undefined;
   return `input does not match the ${name} tool's schema: ${issues.join('; ')}`;
+}
+
+/**
+ * Whether inputIssues(shape, input) is empty, without building it: every decision checks its
+ * input, and nearly every input is valid (replay checks every record's).
+ */
+export function inputValid(shape: InputShape, input: unknown): boolean {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  for (const field in shape) {
+    const type = shape[field]!;
+    const value = (input as Record<string, unknown>)[field];
+    const optional = type.endsWith('?');
+    if (value === undefined && optional) continue;
+    if (!fieldValid(optional ? type.slice(0, -1) : type, value)) return false;
+  }
+  return true;
+}
+
+/** fieldIssues(type, value) is empty. */
+function fieldValid(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'path':
+      return typeof value === 'string' && value.length >= 1;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'nonnegative':
+      return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return Array.isArray(value);
+  }
 }
 
 /** What is wrong with `input` under `shape`, in zod's words and order (fields in shape order). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CompiledPolicy } from './compile.js';
 import type { FileSystemView } from './fs-view.js';
+import { isPlain } from './plain-path.js';
 
 /**
  * The directories a request may work in without asking: the policy's workspace roots (or the
@@ -22,7 +23,7 @@ export function workspaceFor(cwd: string, policy: CompiledPolicy, fs: FileSystem
   if (policy.roots === undefined && policy.additionalDirectories.length === 0) {
     // The common case, and one decide() pays on every call: the cwd is the workspace.
     root = cwd;
-    literal = [path.resolve(cwd)];
+    literal = [isPlain(cwd) ? cwd : path.resolve(cwd)];
   } else {
     const declared = policy.roots?.map((r) => resolveDir(r.path, cwd, home)) ?? [cwd];
     const additional = policy.additionalDirectories.map((d) => resolveDir(d.path, cwd, home));
@@ -44,11 +45,16 @@ class Roots implements Workspace {
     private readonly real: readonly string[],
     private readonly fs: FileSystemView,
   ) {
-    this.all = [...new Set([...roots, ...real])];
+    this.all =
+      roots.length === 1
+        ? roots[0] === real[0]
+          ? roots
+          : [roots[0]!, real[0]!]
+        : [...new Set([...roots, ...real])];
   }
 
   contains(absolutePath: string): boolean {
-    const p = path.resolve(absolutePath);
+    const p = isPlain(absolutePath) ? absolutePath : path.resolve(absolutePath);
     if (!this.all.some((r) => isInside(p, r))) return false;
     // A root itself (most often the cwd a command runs in) was resolved already.
     const root = this.roots.indexOf(p);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type InputShape, inputIssues, TOOLS } from '../../src/policy/tools.js';
+import { type InputShape, inputIssues, inputValid, TOOLS } from '../../src/policy/tools.js';
 
 /**
  * The tool input check is hand-written so that a hook process need not load zod; it must say
@@ -66,6 +66,8 @@ describe('tool input checks', () => {
       fc.assert(
         fc.property(input, (i) => {
           expect(inputIssues(shape, i), tool).toEqual(zodIssues(shape, i));
+          // The fast check decide() runs first says "valid" exactly when there is nothing to say.
+          expect(inputValid(shape, i), tool).toBe(inputIssues(shape, i).length === 0);
         }),
         { numRuns: 300 },
       );
