@@ -332,14 +332,19 @@ function indexPaths(rules: readonly CompiledRule[]): (paths: readonly string[]) 
       else bySegment.set(seg, [i]);
     }
   });
+  const wildRules = wild.map((i) => rules[i]!);
   return (paths) => {
-    const picked = new Set(wild);
+    let picked: Set<number> | undefined;
     for (const p of paths) {
       for (const seg of p.split('/')) {
         const list = bySegment.get(seg);
-        if (list) for (const i of list) picked.add(i);
+        if (list === undefined) continue;
+        picked ??= new Set(wild);
+        for (const i of list) picked.add(i);
       }
     }
+    // Most paths name no indexed segment: the rules without one, in order, as they are.
+    if (picked === undefined) return wildRules;
     return [...picked].sort((a, b) => a - b).map((i) => rules[i]!);
   };
 }
