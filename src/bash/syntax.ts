@@ -66,7 +66,7 @@ export function parseSyntax(source: string): SyntaxResult {
       const type = typeName(g, id, cursor);
       // Anonymous tokens (`;`, `|`, `$(`) are read by type only: skip two native calls for them.
       const node: MutableNode =
-        g.namedById[id] === true
+        isNamed(g, id)
           ? { type, named: true, start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN }
           : { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
       (parent.children as SyntaxNode[]).push(node);
@@ -94,7 +94,23 @@ interface MutableNode {
   children: readonly SyntaxNode[];
 }
 
+/**
+ * Type ids below this are the grammar's symbols (tree-sitter-bash has a few hundred) and are
+ * looked up by index. tree-sitter's ERROR is 0xFFFF: one entry that far out would turn the
+ * by-id arrays into hash tables for the rest of the process, a slower lookup on every node.
+ */
+const DENSE_IDS = 4096;
+const sparseTypes = new Map<number, { readonly name: string; readonly named: boolean }>();
+
 function typeName(g: Grammar, id: number, cursor: NativeCursor): string {
+  if (id >= DENSE_IDS) {
+    let t = sparseTypes.get(id);
+    if (t === undefined) {
+      t = { name: cursor.nodeType, named: cursor.nodeIsNamed };
+      sparseTypes.set(id, t);
+    }
+    return t.name;
+  }
   let name = g.typeNames[id];
   if (name === undefined) {
     name = cursor.nodeType;
@@ -102,6 +118,11 @@ function typeName(g: Grammar, id: number, cursor: NativeCursor): string {
     g.namedById[id] = cursor.nodeIsNamed;
   }
   return name;
+}
+
+/** Whether nodes of a type id met by typeName are named. */
+function isNamed(g: Grammar, id: number): boolean {
+  return id < DENSE_IDS ? g.namedById[id] === true : sparseTypes.get(id)?.named === true;
 }
 
 // ---------------------------------------------------------------- the native calls
