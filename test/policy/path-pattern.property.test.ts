@@ -2,11 +2,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { anchorPathPattern, compilePathPattern } from '../../src/policy/match/path.js';
+import { anchorPathPattern, compilePathPattern, literalDirectory } from '../../src/policy/match/path.js';
 
 /**
- * Path patterns have a fast matcher for the `dir/**` + `/NAME` shape; it must agree with the
- * plain definition (minimatch on the path and on each of its ancestors) on every path.
+ * Path patterns have a fast matcher for the `dir/**` + `/NAME` shape, and skip compiling when a
+ * path is outside the pattern's literal directory; both must agree with the plain definition
+ * (minimatch on the path and on each of its ancestors) on every path.
  */
 const anchors = { cwd: '/w/proj', home: '/home/u', policyRoot: '/w/proj/.toolgate' };
 const reference = (glob: string) => {
@@ -83,4 +84,64 @@ describe('path patterns: the fast matchers agree with minimatch', () => {
           { numRuns: 400 },
         );
       });
+});
+
+describe('path patterns: the literal directory never rules out a match', () => {
+  const globSegment = fc.constantFrom(
+    'home',
+    'u',
+    '.ssh',
+    'a',
+    'w',
+    'proj',
+    '.',
+    '..',
+    '',
+    '*',
+    '**',
+    '.e*',
+    'a?',
+    '[ab]',
+    '{a,w}',
+    '{u,.ssh}',
+    '!(a)',
+    '@(u|w)',
+    '+(a)',
+    'a\\*',
+    '\\a',
+  );
+  const pathSegment = fc.constantFrom('home', 'u', '.ssh', 'a', 'w', 'proj', 'b', '.env', 'a*', '{a,w}');
+  it('for any glob made of literal and special segments, and any path', () => {
+    fc.assert(
+      fc.property(
+        fc.array(globSegment, { minLength: 1, maxLength: 6 }),
+        fc.array(pathSegment, { minLength: 0, maxLength: 6 }),
+        (globParts, pathParts) => {
+          const glob = `/${globParts.join('/')}`;
+          const p = `/${pathParts.join('/')}`;
+          const compiled = compilePathPattern(`/${glob}`, 'deny', anchors);
+          const mm = new Minimatch(compiled.glob, {
+            dot: true,
+            nocomment: true,
+            nonegate: true,
+            noext: false,
+          });
+          expect(compiled.matches(p), `${compiled.glob} matches ${p}`).toBe(reference(compiled.glob)(p));
+          expect(compiled.matchesItself(p), `${compiled.glob} itself ${p}`).toBe(mm.match(p));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('stops before the first special segment, never takes the last one, gives up on . and ..', () => {
+    expect(literalDirectory('/home/u/.ssh/**')).toBe('/home/u/.ssh');
+    expect(literalDirectory('/home/u/.netrc')).toBe('/home/u');
+    expect(literalDirectory('/**/.env')).toBe('');
+    expect(literalDirectory('/w/{a,b}/x')).toBe('/w');
+    expect(literalDirectory('/w/x/../y')).toBe('');
+    expect(literalDirectory('/w/x/y/..')).toBe('');
+    expect(literalDirectory('/w//x/y')).toBe('');
+    expect(literalDirectory('/')).toBe('');
+  });
 });

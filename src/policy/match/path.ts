@@ -79,8 +79,51 @@ function joinGlob(base: string, rest: string): string {
   return base.endsWith('/') ? base + rest : `${base}/${rest}`;
 }
 
+/**
+ * Compiling a glob (minimatch) costs far more than testing a path, and a hook process tests one
+ * path against every rule once: a pattern under a literal directory (`~/.ssh/**`) is compiled
+ * only when a path inside that directory comes to it.
+ */
 export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors: PathAnchors): PathPattern {
   const glob = anchorPathPattern(pattern, kind, anchors);
+  const directory = literalDirectory(glob);
+  const outside = (p: string) =>
+    directory !== '' &&
+    !(p.startsWith(directory) && (p.length === directory.length || p[directory.length] === '/'));
+  let compiled: Omit<PathPattern, 'source' | 'glob'> | undefined;
+  return {
+    source: pattern,
+    glob,
+    matches(absolutePath: string): boolean {
+      const normalized = normalizedOf(absolutePath);
+      if (outside(normalized)) return false;
+      compiled ??= compileGlob(pattern, glob);
+      return compiled.matches(normalized);
+    },
+    matchesItself(normalizedPath: string): boolean {
+      if (outside(normalizedPath)) return false;
+      compiled ??= compileGlob(pattern, glob);
+      return compiled.matchesItself(normalizedPath);
+    },
+  };
+}
+
+/**
+ * The directories an absolute glob starts with, up to its first segment with anything a glob
+ * may treat specially (`/home/u/.ssh` for `/home/u/.ssh/**`): every path the glob matches is
+ * that directory or inside it. '' when the first segment is already special (`/**` + `/.env`),
+ * and when the glob has a `.`, `..` or empty segment anywhere, which minimatch may fold.
+ */
+export function literalDirectory(glob: string): string {
+  const segments = glob.split('/');
+  // minimatch folds `a/..`, `.` and doubled slashes anywhere in a glob: no prefix is safe then.
+  if (segments.some((s, i) => (s === '' && i > 0) || s === '.' || s === '..')) return '';
+  let end = 1;
+  while (end < segments.length - 1 && !/[*?[\]{}()!+@\\]/.test(segments[end]!)) end++;
+  return segments.slice(0, end).join('/');
+}
+
+function compileGlob(pattern: string, glob: string): Omit<PathPattern, 'source' | 'glob'> {
   const mm = new Minimatch(glob, MM_OPTIONS);
   if (mm.set.length === 0) throw new PathPatternError(`path pattern "${pattern}" matches nothing`);
   const prefixes = literalPrefixes(mm);
@@ -88,10 +131,7 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
     prefixes === undefined || prefixes.some((pre) => p === pre || p.startsWith(`${pre}/`));
   const anyDepth = anyDepthParts(mm);
   return {
-    source: pattern,
-    glob,
-    matches(absolutePath: string): boolean {
-      const normalized = normalizedOf(absolutePath);
+    matches(normalized: string): boolean {
       if (!inside(normalized)) return false;
       if (anyDepth) return anyDepthMatch(anyDepth, normalized, false);
       // A directory match covers its contents: test the path and each of its ancestors.
