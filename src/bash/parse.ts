@@ -42,6 +42,13 @@ const MAX_CWD_CHOICES = 8;
 /** What a line that defines, assigns or evaluates nothing reports: shared, never written. */
 const NO_NAMES: ReadonlySet<string> = new Set();
 const NO_VARIABLES: ReadonlyMap<string, VariableValues> = new Map();
+
+/** Adds to a set made on first use. */
+function addTo(set: Set<string> | undefined, name: string): Set<string> {
+  if (set === undefined) return new Set([name]);
+  set.add(name);
+  return set;
+}
 const MAX_REPARSE_DEPTH = 16;
 
 const SEPARATORS = new Set([
@@ -331,7 +338,7 @@ class Walker {
       }
     }
     // `for x; do` iterates over "$@", which the line does not show.
-    if (variable !== undefined && (!numeric || !sawIn)) (this.tainted ??= new Set()).add(variable);
+    if (variable !== undefined && (!numeric || !sawIn)) this.tainted = addTo(this.tainted, variable);
     if (variable !== undefined) {
       if (!sawIn) this.assign(variable, undefined);
       for (const w of words) this.assign(variable, w);
@@ -364,7 +371,7 @@ class Walker {
 
   private functionDefinition(node: SyntaxNode): void {
     const name = node.children.find((c) => c.type === 'word');
-    if (name) (this.functions ??= new Set()).add(this.text(name));
+    if (name) this.functions = addTo(this.functions, this.text(name));
     const before = this.cwd;
     for (const child of node.children) {
       if (child.type === 'word' || !child.named) continue;
@@ -531,7 +538,7 @@ class Walker {
   private taintName(text: string): void {
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text);
     if (m) {
-      (this.tainted ??= new Set()).add(m[0]);
+      this.tainted = addTo(this.tainted, m[0]);
       this.assign(m[0], undefined);
     }
   }
@@ -579,7 +586,7 @@ class Walker {
     for (const w of argv.slice(1)) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
       if (m && !w.value.startsWith('-') && !assignments.some((a) => a.name === m[1] && isInteger(a.value))) {
-        (this.tainted ??= new Set()).add(m[1]!);
+        this.tainted = addTo(this.tainted, m[1]!);
         if (!assignments.some((a) => a.name === m[1])) this.assign(m[1]!, this.literalWord(''));
       }
     }
@@ -660,7 +667,8 @@ class Walker {
     const value = valueNodes.length === 0 ? this.literalWord('') : this.wordOf(valueNodes, node, ctx);
     // A prefix assignment (`X=1 cmd`) is only seen by that command; it still taints the name
     // for arithmetic in that command's arguments, which bash expands before running it.
-    if (!isInteger(value) || append || subscript !== undefined || prefix) (this.tainted ??= new Set()).add(name);
+    if (!isInteger(value) || append || subscript !== undefined || prefix)
+      this.tainted = addTo(this.tainted, name);
     this.assign(name, append ? undefined : value);
     return subscript === undefined ? { name, value, append } : { name, subscript, value, append };
   }
@@ -977,13 +985,13 @@ class Walker {
       for (const c of inner.commands) {
         this.commands.push({ ...c, start: at.start, end: at.end, cwd: this.cwd, nesting: ctx.nesting });
       }
-      for (const f of inner.functions) (this.functions ??= new Set()).add(f);
-      for (const t of inner.taintedNames) (this.tainted ??= new Set()).add(t);
+      for (const f of inner.functions) this.functions = addTo(this.functions, f);
+      for (const t of inner.taintedNames) this.tainted = addTo(this.tainted, t);
       for (const [n, v] of inner.variables) {
         if (v.dynamic) this.assign(n, undefined);
         for (const value of v.values) this.assign(n, this.literalWord(value));
       }
-      for (const a of inner.arithmeticNames) (this.arithmetic ??= new Set()).add(a);
+      for (const a of inner.arithmeticNames) this.arithmetic = addTo(this.arithmetic, a);
       this.prompt.push(...inner.promptExpansions);
       this.indirect.push(...inner.indirectExpansions);
     } finally {
@@ -1006,7 +1014,7 @@ class Walker {
       if (c.type === 'variable_name' || c.type === 'special_variable_name') {
         if (name === undefined) name = this.text(c);
         // `${x:offset:length}`: offset and length are arithmetic, where a name's value is evaluated.
-        else if (substring) (this.arithmetic ??= new Set()).add(this.text(c));
+        else if (substring) this.arithmetic = addTo(this.arithmetic, this.text(c));
         continue;
       }
       if (c.type === '!' && name === undefined && !sawOperator) {
@@ -1038,7 +1046,7 @@ class Walker {
     if (name !== undefined) {
       this.variableUse(name);
       if (sawOperator && children.some((c) => c.type === ':=' || c.type === '=')) {
-        (this.tainted ??= new Set()).add(name);
+        this.tainted = addTo(this.tainted, name);
         this.assign(name, undefined);
       }
     }
@@ -1052,11 +1060,11 @@ class Walker {
   private arithmeticExpression(node: SyntaxNode, ctx: Context): void {
     switch (node.type) {
       case 'variable_name':
-        (this.arithmetic ??= new Set()).add(this.text(node));
+        this.arithmetic = addTo(this.arithmetic, this.text(node));
         return;
       case 'word': {
         const t = this.text(node);
-        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) (this.arithmetic ??= new Set()).add(t);
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) this.arithmetic = addTo(this.arithmetic, t);
         else if (!/^[0-9#xXa-fA-F]+$/.test(t)) this.problem(`unsupported arithmetic "${this.snippet(node)}"`);
         return;
       }
@@ -1066,7 +1074,7 @@ class Walker {
       case 'simple_expansion':
       case 'expansion':
         for (const c of node.children) {
-          if (c.type === 'variable_name') (this.arithmetic ??= new Set()).add(this.text(c));
+          if (c.type === 'variable_name') this.arithmetic = addTo(this.arithmetic, this.text(c));
         }
         if (node.type === 'expansion') this.parameterExpansion(node, ctx);
         return;
@@ -1075,7 +1083,7 @@ class Walker {
         return;
       case 'subscript': {
         const [n] = this.subscript(node, ctx);
-        (this.arithmetic ??= new Set()).add(n);
+        this.arithmetic = addTo(this.arithmetic, n);
         return;
       }
       case 'variable_assignment': {
@@ -1084,7 +1092,7 @@ class Walker {
           if (c.type === 'variable_name' && target === undefined) target = this.text(c);
           else if (c.named) this.arithmeticExpression(c, ctx);
         }
-        if (target !== undefined) (this.arithmetic ??= new Set()).add(target);
+        if (target !== undefined) this.arithmetic = addTo(this.arithmetic, target);
         return;
       }
       case 'string':

@@ -65,10 +65,9 @@ export function parseSyntax(source: string): SyntaxResult {
       const id = cursor.nodeTypeId;
       const type = typeName(g, id, cursor);
       // Anonymous tokens (`;`, `|`, `$(`) are read by type only: skip two native calls for them.
-      const node: MutableNode =
-        isNamed(g, id)
-          ? { type, named: true, start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN }
-          : { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
+      const node: MutableNode = isNamed(g, id)
+        ? { type, named: true, start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN }
+        : { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
       (parent.children as SyntaxNode[]).push(node);
       if (cursor.gotoFirstChild()) {
         node.children = [];
