@@ -2,7 +2,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { anchorPathPattern, compilePathPattern, literalDirectory } from '../../src/policy/match/path.js';
+import {
+  anchorPathPattern,
+  compilePathPattern,
+  literalDirectory,
+  requiredText,
+} from '../../src/policy/match/path.js';
 
 /**
  * Path patterns have a fast matcher for the `dir/**` + `/NAME` shape, and skip compiling when a
@@ -109,8 +114,43 @@ describe('path patterns: the literal directory never rules out a match', () => {
     '+(a)',
     'a\\*',
     '\\a',
+    '*.pem',
+    'x.pem',
+    'id_rsa*',
+    '.env!(*.example|*.sample)',
+    'a[b',
+    'a[!b]c',
+    'x@(a|b)y',
+    '+(a)b',
+    'a!b',
+    '?(x)env',
+    'c]d',
   );
-  const pathSegment = fc.constantFrom('home', 'u', '.ssh', 'a', 'w', 'proj', 'b', '.env', 'a*', '{a,w}');
+  const pathSegment = fc.constantFrom(
+    'home',
+    'u',
+    '.ssh',
+    'a',
+    'w',
+    'proj',
+    'b',
+    '.env',
+    '.env.example',
+    '.env.local',
+    'a*',
+    '{a,w}',
+    'x.pem',
+    'id_rsa.pub',
+    'a[b',
+    'abc',
+    'aac',
+    'xay',
+    'aab',
+    'a!b',
+    'env',
+    'xenv',
+    'c]d',
+  );
   it('for any glob made of literal and special segments, and any path', () => {
     fc.assert(
       fc.property(
@@ -132,6 +172,17 @@ describe('path patterns: the literal directory never rules out a match', () => {
       ),
       { numRuns: 3000 },
     );
+  });
+
+  it('required text: the longest literal run of the last segment, outside classes and groups', () => {
+    expect(requiredText('/**/*.pem')).toBe('.pem');
+    expect(requiredText('/**/.env!(*.example|*.sample)')).toBe('.env');
+    expect(requiredText('/home/u/.ssh/**')).toBe('');
+    expect(requiredText('/**/x@(a|b)yz')).toBe('yz');
+    expect(requiredText('/**/a[!b]cd')).toBe('cd');
+    expect(requiredText('/**/{a,b}.pem')).toBe('');
+    expect(requiredText('/**/a\\*b')).toBe('');
+    expect(requiredText('/w/../x.pem')).toBe('');
   });
 
   it('stops before the first special segment, never takes the last one, gives up on . and ..', () => {

@@ -81,15 +81,17 @@ function joinGlob(base: string, rest: string): string {
 
 /**
  * Compiling a glob (minimatch) costs far more than testing a path, and a hook process tests one
- * path against every rule once: a pattern under a literal directory (`~/.ssh/**`) is compiled
- * only when a path inside that directory comes to it.
+ * path against every rule once: a pattern is compiled only when a path that could match comes
+ * to it, one inside its literal directory (`~/.ssh/**`) that holds its required text (`.pem`).
  */
 export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors: PathAnchors): PathPattern {
   const glob = anchorPathPattern(pattern, kind, anchors);
   const directory = literalDirectory(glob);
+  const required = requiredText(glob);
   const outside = (p: string) =>
-    directory !== '' &&
-    !(p.startsWith(directory) && (p.length === directory.length || p[directory.length] === '/'));
+    (required !== '' && !p.includes(required)) ||
+    (directory !== '' &&
+      !(p.startsWith(directory) && (p.length === directory.length || p[directory.length] === '/')));
   let compiled: Omit<PathPattern, 'source' | 'glob'> | undefined;
   return {
     source: pattern,
@@ -121,6 +123,34 @@ export function literalDirectory(glob: string): string {
   let end = 1;
   while (end < segments.length - 1 && !/[*?[\]{}()!+@\\]/.test(segments[end]!)) end++;
   return segments.slice(0, end).join('/');
+}
+
+/**
+ * Text every path the glob matches contains: the longest literal run of its last segment, read
+ * outside any `[...]`, `(...)` and wildcard (`.pem` for `/**` + `/*.pem`, `.env` for
+ * `/**` + `/.env!(*.example)`). The last segment matches the last segment of the path or of one
+ * of its directories, so a path without the text cannot match. '' when there is none, or when
+ * braces or escapes could change what the segment says.
+ */
+export function requiredText(glob: string): string {
+  const segments = glob.split('/');
+  if (segments.some((s, i) => (s === '' && i > 0) || s === '.' || s === '..')) return '';
+  const last = segments[segments.length - 1]!;
+  if (/[{}\\]/.test(last)) return '';
+  let best = '';
+  let run = '';
+  let depth = 0;
+  for (const c of last) {
+    if (c === '[' || c === '(') depth++;
+    else if ((c === ']' || c === ')') && depth > 0) depth--;
+    else if (depth === 0 && !/[*?\])!+@]/.test(c)) {
+      run += c;
+      if (run.length > best.length) best = run;
+      continue;
+    }
+    run = '';
+  }
+  return best;
 }
 
 function compileGlob(pattern: string, glob: string): Omit<PathPattern, 'source' | 'glob'> {
