@@ -40,10 +40,15 @@ const { WebAssembly: wasm } = globalThis as unknown as {
     Instance: new (module: object) => { exports: unknown };
   };
 };
+// The command (main.js) and the hook bundle each carry a copy of this file: one instance, and
+// one WebAssembly memory, serves both.
+const SHARED = Symbol.for('toolgate.checksum64');
+const shared = globalThis as unknown as { [SHARED]?: Exports };
 let exports: Exports | undefined;
 
 export function checksum64(data: Uint8Array): bigint {
-  exports ??= new wasm.Instance(new wasm.Module(Buffer.from(MODULE, 'base64'))).exports as Exports;
+  exports ??= shared[SHARED] ??= new wasm.Instance(new wasm.Module(Buffer.from(MODULE, 'base64')))
+    .exports as Exports;
   const padded = (data.length + 7) & ~7;
   const missing = Math.ceil(padded / PAGE) - exports.memory.buffer.byteLength / PAGE;
   if (missing > 0) exports.memory.grow(missing);

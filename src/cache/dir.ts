@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -11,6 +10,9 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const xdg = env.XDG_CACHE_HOME;
   // The XDG spec ignores relative paths; so do we.
   if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'toolgate');
-  const home = env.HOME !== undefined && path.isAbsolute(env.HOME) ? env.HOME : os.homedir();
+  const home =
+    env.HOME !== undefined && path.isAbsolute(env.HOME)
+      ? env.HOME
+      : process.getBuiltinModule('node:os').homedir();
   return path.join(home, '.cache', 'toolgate');
 }

@@ -45,7 +45,8 @@ const HOOK_BUNDLE = fileURLToPath(new URL('./hook.cjs', import.meta.url));
 async function run(): Promise<number> {
   if (argv[0] === 'hook' && fs.existsSync(HOOK_BUNDLE)) {
     const dir = userCacheDir(io.env);
-    const bundle = loadBundle(HOOK_BUNDLE, dir);
+    // Built, this file is CommonJS beside the bundle, and its require() resolves as theirs would.
+    const bundle = loadBundle(HOOK_BUNDLE, dir, typeof require === 'function' ? require : undefined);
     const runHook = bundle.exports.runHook as typeof RunHook;
     const cache =
       dir !== undefined && bundle.codeId !== undefined ? { dir, codeId: bundle.codeId } : undefined;

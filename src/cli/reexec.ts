@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { hasNoSnapshotFlag } from '../isolate/load.js';
 import type { CliIO } from './io.js';
 
@@ -23,9 +22,7 @@ export function needsReexec(hasConditions: boolean, io: CliIO): boolean {
 
 export function reexecWithIsolates(io: CliIO, consumedStdin?: string): never {
   // Required here, not imported: every hook process loads this file, and few of them restart.
-  const { spawnSync } = createRequire(import.meta.url)(
-    'node:child_process',
-  ) as typeof import('node:child_process');
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const result = spawnSync(
     process.execPath,
     ['--no-node-snapshot', ...process.execArgv, ...process.argv.slice(1)],
