@@ -256,6 +256,15 @@ try {
     `${fmt(unverified)} records/s`,
     `${fmt(REPLAY_RECORDS)} records`,
   ]);
+  // Records of other tools are decided afresh each time (replay remembers Bash lines only):
+  // a log of the same few requests over and over shows what that costs.
+  const fewNonBash = await decidedLog(REPLAY_RECORDS, policy, (i) => nonBashRequest(i % 12));
+  const replayFew = await rate(REPLAY_RECORDS, async () => void (await replayLog(fewNonBash, policy)));
+  rows.push([
+    'replay, non-Bash records (12 requests repeated)',
+    `${fmt(replayFew)} records/s`,
+    `${fmt(REPLAY_RECORDS)} records`,
+  ]);
   const bash = await decidedLog(BASH_REPLAY_RECORDS, policy, bashRequest);
   const replayBash = await rate(BASH_REPLAY_RECORDS, async () => void (await replayLog(bash, policy)));
   rows.push([

@@ -92,6 +92,35 @@ describe('replayLog', () => {
     expect(report.byKind.map((g) => g.key)).toEqual(['allow->deny', 'ask->deny']);
   });
 
+  it('decides remembered (Bash) and re-decided (other) records as decide() does, reason and rule too', async () => {
+    // Three rounds of every request: Bash lines come from the memo the second time, the others
+    // are decided again; either way the new side is exactly an independent decision.
+    const { decided } = await decidedLog(log, await policy(), 36);
+    const candidate = await policy(
+      POLICY_RM_ASKS.replace('deny: "Read(**/.env)"', 'ask: "Read(**/.env)"').replace(
+        'allow: "WebFetch(domain:*.github.com)"',
+        'deny: "WebFetch(domain:*.com)"',
+      ),
+    );
+    const report = await replayLog(log, candidate, ALL);
+    const side = (d: ReturnType<typeof decide>) => ({
+      behavior: d.behavior,
+      decidedBy: d.decidedBy,
+      ...(d.rule !== undefined && { rule: d.rule }),
+      reason: d.reason,
+    });
+    const expected = decided
+      .map((d, i) => ({ seq: i + 1, from: d.decision.behavior, to: side(decide(d.request, candidate)) }))
+      .filter((d) => d.from !== d.to.behavior);
+    const got = report.byKind.flatMap((g) =>
+      g.samples.map((s) => ({ seq: s.seq, from: s.from.behavior, to: s.to })),
+    );
+    expect(got.sort((a, b) => a.seq - b.seq)).toEqual(expected);
+    expect(
+      new Set(got.map((g) => report.byTool.find((t) => t.samples.some((s) => s.seq === g.seq))?.key)),
+    ).toEqual(new Set(['Bash', 'Read', 'WebFetch']));
+  });
+
   it('is deterministic: the same log and policy give the same report', async () => {
     await decidedLog(log, await policy(), 36);
     const candidate = await policy(
