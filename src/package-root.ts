@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * The directory of toolgate's package.json, found by walking up from this module: the same
@@ -10,7 +9,7 @@ let root: string | undefined;
 
 export function packageRoot(): string {
   if (root !== undefined) return root;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
+  let dir = import.meta.dirname;
   for (;;) {
     const candidate = path.join(dir, 'package.json');
     try {

@@ -5,6 +5,6 @@ import { createRequire } from 'node:module';
  * grammar change can flip a Bash decision, so every record says which grammar classified it.
  */
 export function installedGrammarVersion(): string {
-  const require = createRequire(import.meta.url);
+  const require = createRequire(import.meta.filename);
   return (require('tree-sitter-bash/package.json') as { version: string }).version;
 }

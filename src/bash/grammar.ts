@@ -42,7 +42,7 @@ export function loadGrammar(): Grammar {
   if (grammar) return grammar;
   // The hook's bundle drops this line (scripts/bundle-cli.mjs): its own require() then bundles
   // tree-sitter's JavaScript, code-cached, and still runs it only here, on first use.
-  const require = createRequire(import.meta.url);
+  const require = createRequire(import.meta.filename);
   const Parser = require('tree-sitter') as new () => NativeParser;
   const nodeGypBuild = require('node-gyp-build') as (dir: string) => { name: string; language: unknown };
   const bash = nodeGypBuild(path.dirname(require.resolve('tree-sitter-bash/package.json')));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { loadBundle } from '../cache/code-cache.js';
 import { userCacheDir } from '../cache/dir.js';
 import type { prepareCodeCache as PrepareCodeCache, runHook as RunHook } from './hook-main.js';
@@ -40,7 +40,7 @@ const io: CliIO = {
  * (hook.cjs, beside this file) holding only what a decision needs, loaded with V8's code cache.
  * Run from source there is no bundle, and the hook runs through main() like every command.
  */
-const HOOK_BUNDLE = fileURLToPath(new URL('./hook.cjs', import.meta.url));
+const HOOK_BUNDLE = path.join(import.meta.dirname, 'hook.cjs');
 
 async function run(): Promise<number> {
   if (argv[0] === 'hook' && fs.existsSync(HOOK_BUNDLE)) {
