@@ -96,12 +96,13 @@ await build({
   },
 });
 
-// The Bash classifier for the hook, apart: only Bash calls load it. Its exports are all functions,
-// so the hook bundle reaches them through wrappers that require the bundle on first call.
 /**
- * tree-sitter's JavaScript rides in hook-bash.cjs too, with node-gyp-build, under the code
- * cache: loaded from node_modules they cost a Bash call ~3 ms to resolve, read and compile.
- * The one line that finds the addon from `__dirname` is pointed at the package's directory.
+ * The Bash classifier for the hook, apart in hook-bash.cjs: only Bash calls load it. Its exports
+ * are all functions, so the hook bundle reaches them through wrappers (lazyBash below) that
+ * require the bundle on first call. tree-sitter's JavaScript rides in it too, with
+ * node-gyp-build, under the code cache: loaded from node_modules they cost a Bash call ~3 ms to
+ * resolve, read and compile. The one line of tree-sitter that finds its addon from `__dirname`
+ * is pointed at the package's directory.
  */
 const TREE_SITTER_ADDON = `const binding = typeof process.versions.bun === "string" ?
     // Statically analyzable enough for \`bun build --compile\` to embed the tree-sitter.node napi addon
@@ -156,7 +157,9 @@ const lazyBash = {
   setup(b) {
     b.onResolve({ filter: /^\.\/hook-bash\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: /\/bash\/[^/]+\.js$/ }, (args) =>
-      args.importer.includes('/src/bash/') ? undefined : { path: 'lazy-bash', namespace: 'lazy-bash' },
+      /[\\/]src[\\/]bash[\\/]/.test(args.importer)
+        ? undefined
+        : { path: 'lazy-bash', namespace: 'lazy-bash' },
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-bash' }, () => ({
       loader: 'js',
