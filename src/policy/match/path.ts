@@ -114,43 +114,50 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
  * The directories an absolute glob starts with, up to its first segment with anything a glob
  * may treat specially (`/home/u/.ssh` for `/home/u/.ssh/**`): every path the glob matches is
  * that directory or inside it. '' when the first segment is already special (`/**` + `/.env`),
- * and when the glob has a `.`, `..` or empty segment anywhere, which minimatch may fold.
+ * and whenever minimatch may rewrite the glob (see rewritable).
  */
 export function literalDirectory(glob: string): string {
+  if (rewritable(glob)) return '';
   const segments = glob.split('/');
-  // minimatch folds `a/..`, `.` and doubled slashes anywhere in a glob: no prefix is safe then.
-  if (segments.some((s, i) => (s === '' && i > 0) || s === '.' || s === '..')) return '';
   let end = 1;
   while (end < segments.length - 1 && !/[*?[\]{}()!+@\\]/.test(segments[end]!)) end++;
   return segments.slice(0, end).join('/');
 }
 
 /**
- * Text every path the glob matches contains: the longest literal run of its last segment, read
- * outside any `[...]`, `(...)` and wildcard (`.pem` for `/**` + `/*.pem`, `.env` for
- * `/**` + `/.env!(*.example)`). The last segment matches the last segment of the path or of one
- * of its directories, so a path without the text cannot match. '' when there is none, or when
- * braces or escapes could change what the segment says.
+ * Text every path the glob matches contains: the longest literal run of its last segment
+ * before any class or group (`.pem` for `/**` + `/*.pem`, `.env` for `/**` + `/.env!(*.example)`,
+ * `id_rsa` for `/**` + `/id_rsa*`). The last segment matches the last segment of the path or of
+ * one of its directories, so a path without the text cannot match. The scan stops at the
+ * first `[`, `]`, `(` or `)`: minimatch reads a `]` right after `[` or `[!` as a member, and a
+ * `)` inside a class as a character, which a bracket count gets wrong. '' when there is no such
+ * text, when the segment has an escape, and whenever minimatch may rewrite the glob.
  */
 export function requiredText(glob: string): string {
-  const segments = glob.split('/');
-  if (segments.some((s, i) => (s === '' && i > 0) || s === '.' || s === '..')) return '';
-  const last = segments[segments.length - 1]!;
-  if (/[{}\\]/.test(last)) return '';
+  if (rewritable(glob)) return '';
+  const last = glob.slice(glob.lastIndexOf('/') + 1);
+  if (last.includes('\\')) return '';
   let best = '';
   let run = '';
-  let depth = 0;
   for (const c of last) {
-    if (c === '[' || c === '(') depth++;
-    else if ((c === ']' || c === ')') && depth > 0) depth--;
-    else if (depth === 0 && !/[*?\])!+@]/.test(c)) {
+    if (c === '[' || c === ']' || c === '(' || c === ')') break;
+    if (c === '*' || c === '?' || c === '!' || c === '+' || c === '@') run = '';
+    else {
       run += c;
       if (run.length > best.length) best = run;
-      continue;
     }
-    run = '';
   }
   return best;
+}
+
+/**
+ * Whether minimatch may turn the glob into something else before matching: it expands braces
+ * (which can make `..`, as `{..,x}` or `{.,x}{.,y}` do) and then folds `a/..`, `.` and doubled
+ * slashes. The filters above hold only for a glob that means what it says.
+ */
+function rewritable(glob: string): boolean {
+  if (glob.includes('{') || glob.includes('}')) return true;
+  return glob.split('/').some((s, i) => (s === '' && i > 0) || s === '.' || s === '..');
 }
 
 function compileGlob(pattern: string, glob: string): Omit<PathPattern, 'source' | 'glob'> {
