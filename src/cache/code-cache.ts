@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { checksum64 } from './checksum.js';
 import { cacheFileName, pruneCacheDir, readCacheEntry, writeCacheEntry } from './entry.js';
 
 /**
@@ -8,8 +9,8 @@ import { cacheFileName, pruneCacheDir, readCacheEntry, writeCacheEntry } from '.
  * kept under the user cache dir: a process that starts for one decision then skips compiling
  * the code it runs. Node 20 has no code cache for ES modules, hence CommonJS bundles.
  *
- * An entry is keyed on the bundle (path, size, mtime, inode) and on node's version, platform
- * and flags, and is used only when the bundle did not change while it was read. V8 checks its
+ * An entry is keyed on the bundle (path, size, a checksum of its content) and on node's
+ * version, platform and flags, and is used only when the bundle did not change while it was read. V8 checks its
  * own version, flags and the source length and refuses a mismatch (the script then compiles
  * from source and the entry is written again); the entry's checksum catches damage.
  *
@@ -21,7 +22,7 @@ import { cacheFileName, pruneCacheDir, readCacheEntry, writeCacheEntry } from '.
 export interface LoadedBundle {
   readonly exports: Record<string, unknown>;
   /**
-   * Names this code and runtime (the bundle's path, size, mtime and inode, node's version,
+   * Names this code and runtime (the bundle's path, size and content checksum, node's version,
    * platform and flags), for other caches to key on; undefined if it changed while read.
    */
   readonly codeId: string | undefined;
@@ -110,14 +111,17 @@ function readStable(file: string): { source: string; codeId: string | undefined 
   const fd = fs.openSync(file, 'r');
   try {
     const before = fs.fstatSync(fd);
-    const source = fs.readFileSync(fd, 'utf8');
+    const bytes = fs.readFileSync(fd);
+    const source = bytes.toString('utf8');
     const after = fs.fstatSync(fd);
     if (before.size !== after.size || before.mtimeMs !== after.mtimeMs) return { source, codeId: undefined };
+    // The content, not only the file's size, mtime and inode: npm gives every file of a package
+    // the same mtime, an inode can be reused, and V8 checks no more of the source than its
+    // length, so a new build of the same size could otherwise run the old build's code.
     const key = [
       file,
       after.size,
-      after.mtimeMs,
-      after.ino,
+      checksum64(bytes).toString(16),
       process.version,
       process.platform,
       process.arch,

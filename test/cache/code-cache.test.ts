@@ -68,6 +68,20 @@ describe('loadBundle', () => {
     expect(changed.exports.extra).toBe(1);
   });
 
+  it('a rebuilt bundle of the same size and mtime (as npm installs them) gets a new id', () => {
+    const { file, cacheDir } = bundle();
+    const stamp = new Date('1985-10-26T08:15:00Z');
+    fs.utimesSync(file, stamp, stamp);
+    const first = loadBundle(file, cacheDir);
+    first.saveCodeCache();
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('x * 2', 'x * 3'));
+    fs.utimesSync(file, stamp, stamp);
+    const rebuilt = loadBundle(file, cacheDir);
+    expect(rebuilt.codeId).not.toBe(first.codeId);
+    expect((rebuilt.exports.answer as (x: number) => number)(2)).toBe(6);
+  });
+
   it('loads a sibling bundle once, on first require, and keeps its cache even when not its own', () => {
     const { file, cacheDir } = bundle();
     const loaded = loadBundle(file, cacheDir);
