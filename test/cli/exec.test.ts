@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/toolgate.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { type Workspace, workspace } from '../pipeline/fixture.js';
 
 let ws: Workspace;
@@ -17,31 +16,19 @@ const POLICY = 'version: 1\nsandbox: { os: "off" }\nrules:\n  - deny: ["Read(**/
 
 async function exec(stdin: string, ...argv: string[]) {
   const policy = ws.file('policy.yaml', POLICY);
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(['exec', '--policy', policy, ...argv], {
-    stdin: Readable.from([stdin]),
-    stdout,
-    stderr,
-    env: {},
+  const { code, stdout, stderr } = await runMain(['exec', '--policy', policy, ...argv], {
     cwd: ws.root,
-    isTTY: false,
+    stdin,
   });
-  const lines = out
-    .join('')
+  const lines = stdout
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-  const trace = err
-    .join('')
+  const trace = stderr
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l));
-  return { code, results: lines, trace, stderr: err.join('') };
+  return { code, results: lines, trace, stderr };
 }
 
 const block = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });

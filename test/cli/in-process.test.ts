@@ -1,27 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/toolgate.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 /** main(argv, io) embedded in another program: io.cwd, not the process's directory, is "here". */
-async function run(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  stderr.on('data', (c: Buffer) => {
-    err += c.toString();
-  });
-  const stdin = new PassThrough();
-  stdin.end();
-  const code = await main(argv, { stdin, stdout, stderr, env: {}, cwd, isTTY: false });
-  return { code, stdout: out, stderr: err };
-}
+const run = (argv: string[], cwd: string) => runMain(argv, { cwd, stdin: '' });
 
 describe('the CLI run in-process', () => {
   it('reads a relative --policy from io.cwd, not from the process directory', async () => {

@@ -1,11 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/toolgate.js';
 import { snapshot } from '../audit/fixtures/decided.js';
 import { tempDir } from '../audit/fixtures/sample.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const t = tempDir();
@@ -17,26 +16,8 @@ beforeEach(() => {
   mkdirSync(dir);
 });
 
-async function toolgate(
-  argv: string[],
-  cwd = dir,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(['lint', ...argv], {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    env: { HOME: join(t.dir, 'home') },
-    cwd,
-    isTTY: false,
-  });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const toolgate = (argv: string[], cwd = dir) =>
+  runMain(['lint', ...argv], { cwd, env: { HOME: join(t.dir, 'home') } });
 
 function write(name: string, text: string): string {
   writeFileSync(join(dir, name), text);

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { progressBar } from '../../src/cli/replay.js';
-import { main } from '../../src/cli/toolgate.js';
 import { decidedLog, POLICY, POLICY_RM_ASKS, policy, snapshot } from '../audit/fixtures/decided.js';
 import { readLines, tempDir, writeLines } from '../audit/fixtures/sample.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const t = tempDir();
 afterAll(() => t.cleanup());
@@ -25,26 +25,12 @@ beforeEach(async () => {
   await decidedLog(join(dir, 'log.jsonl'), await policy(), 24);
 });
 
-async function toolgate(
-  argv: string[],
-  stderrIsTTY = false,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = Object.assign(new PassThrough(), stderrIsTTY ? { isTTY: true } : {});
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(['replay', ...argv], {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    env: { TOOLGATE_MANAGED_POLICY: join(dir, 'no-managed.yaml') },
+const toolgate = (argv: string[], stderrIsTTY = false) =>
+  runMain(['replay', ...argv], {
     cwd: dir,
-    isTTY: false,
+    env: { TOOLGATE_MANAGED_POLICY: join(dir, 'no-managed.yaml') },
+    stderrIsTTY,
   });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
 
 describe('toolgate replay', () => {
   it('exits 0 and says so when no decision changes', async () => {

@@ -1,11 +1,10 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/toolgate.js';
 import { decidedLog, POLICY, POLICY_RM_ASKS, policy, REQUESTS, snapshot } from '../audit/fixtures/decided.js';
 import { htmlProblems, textOf } from '../audit/fixtures/html.js';
 import { readLines, tempDir, writeLines } from '../audit/fixtures/sample.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const t = tempDir();
 afterAll(() => t.cleanup());
@@ -22,23 +21,8 @@ beforeEach(async () => {
   });
 });
 
-async function toolgate(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(['report', ...argv], {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    env: { TOOLGATE_MANAGED_POLICY: join(dir, 'no-managed.yaml') },
-    cwd: dir,
-    isTTY: false,
-  });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const toolgate = (argv: string[]) =>
+  runMain(['report', ...argv], { cwd: dir, env: { TOOLGATE_MANAGED_POLICY: join(dir, 'no-managed.yaml') } });
 
 const page = () => readFileSync(join(dir, 'report.html'), 'utf8');
 

@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/toolgate.js';
 import { loadPolicyFiles } from '../../src/policy/layers.js';
 import { runPolicyTests } from '../../src/policy/test.js';
 import { snapshot } from '../audit/fixtures/decided.js';
 import { tempDir } from '../audit/fixtures/sample.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const t = tempDir();
@@ -19,26 +18,7 @@ beforeEach(() => {
   mkdirSync(dir);
 });
 
-async function toolgate(
-  argv: string[],
-  cwd = dir,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(['test', ...argv], {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    env: {},
-    cwd,
-    isTTY: false,
-  });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const toolgate = (argv: string[], cwd = dir) => runMain(['test', ...argv], { cwd });
 
 function write(name: string, text: string): string {
   writeFileSync(join(dir, name), text);

@@ -2,12 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../src/audit/canonical.js';
-import { main } from '../../src/cli/toolgate.js';
 import { readLines, tempDir, writeLines, writeLog } from '../audit/fixtures/sample.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const t = tempDir();
 afterAll(() => t.cleanup());
@@ -20,23 +19,7 @@ beforeEach(async () => {
   mkdirSync(dir);
 });
 
-async function toolgate(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(['verify', ...argv], {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    env: {},
-    cwd: dir,
-    isTTY: false,
-  });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const toolgate = (...argv: string[]) => runMain(['verify', ...argv], { cwd: dir });
 
 /** The directory's files and their bytes, to prove verify wrote, moved and locked nothing. */
 function snapshot(): Record<string, string> {
