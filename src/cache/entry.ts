@@ -81,22 +81,11 @@ export function writeCacheEntry(file: string, key: string, payload: Buffer | str
 }
 
 /**
- * A short file name for an entry whose key is `parts` (FNV-1a, 64 bits in two halves): cheap to
- * compute at start-up, and a clash only makes two keys share a file, each a miss for the other.
+ * A short file name for an entry whose key is `parts`: the checksum of their JSON, in hex. A
+ * clash only makes two keys share a file, each a miss for the other.
  */
 export function cacheFileName(parts: readonly string[]): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (const part of parts) {
-    for (let i = 0; i < part.length; i++) {
-      const c = part.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-    }
-    a = Math.imul(a ^ 0xff, 0x01000193);
-    b = Math.imul(b ^ 0xff, 0x01000193);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return checksum64(Buffer.from(JSON.stringify(parts))).toString(16).padStart(16, '0');
 }
 
 /**
