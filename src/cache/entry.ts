@@ -85,7 +85,9 @@ export function writeCacheEntry(file: string, key: string, payload: Buffer | str
  * clash only makes two keys share a file, each a miss for the other.
  */
 export function cacheFileName(parts: readonly string[]): string {
-  return checksum64(Buffer.from(JSON.stringify(parts))).toString(16).padStart(16, '0');
+  return checksum64(Buffer.from(JSON.stringify(parts)))
+    .toString(16)
+    .padStart(16, '0');
 }
 
 /**
