@@ -4,7 +4,7 @@ import { compileBashPattern, compileBashPrefixPattern } from './match/bash.js';
 import { compileDomainPattern } from './match/domain.js';
 import { starGlob } from './match/glob.js';
 import { compileParamPattern } from './match/param.js';
-import { compilePathPattern, type PathAnchors, type PathPattern } from './match/path.js';
+import { compilePathPattern, hasGlobSyntax, type PathAnchors, type PathPattern } from './match/path.js';
 import { compileToolName } from './match/tool-name.js';
 import type { Mode } from './mode.js';
 import { parseRule, type Rule, type RuleKind } from './rule.js';
@@ -352,9 +352,7 @@ function indexPaths(rules: readonly CompiledRule[]): (paths: readonly string[]) 
 function requiredSegment(pattern: string): string | undefined {
   if (pattern === '~' || (pattern.startsWith('~') && !pattern.startsWith('~/'))) return undefined;
   const body = pattern.replace(/^(\/\/|~\/|\.\/|\/)/, '');
-  const literal = body
-    .split('/')
-    .filter((s) => s !== '' && s !== '.' && s !== '..' && !/[*?[\]{}!()+@\\]/.test(s));
+  const literal = body.split('/').filter((s) => s !== '' && s !== '.' && s !== '..' && !hasGlobSyntax(s));
   return literal[literal.length - 1];
 }
 

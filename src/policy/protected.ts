@@ -1,4 +1,4 @@
-import { compileAbsolutePathGlob, type PathPattern } from './match/path.js';
+import { compileAbsolutePathGlob, hasGlobSyntax, type PathPattern } from './match/path.js';
 
 /**
  * Paths whose contents decide what code runs later — on the next shell, the next `git`
@@ -95,7 +95,7 @@ function entries(): Entry[] {
  * entry) should an entry ever start with a pattern.
  */
 const FIRST_SEGMENTS: ReadonlySet<string> | undefined = ANYWHERE.some((label) =>
-  /[*?[\]{}!()+@\\]/.test(label.split('/')[0]!),
+  hasGlobSyntax(label.split('/')[0]!),
 )
   ? undefined
   : new Set(ANYWHERE.map((label) => label.split('/')[0]!));

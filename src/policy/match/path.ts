@@ -116,11 +116,16 @@ export function compilePathPattern(pattern: string, kind: PathRuleKind, anchors:
  * that directory or inside it. '' when the first segment is already special (`/**` + `/.env`),
  * and whenever minimatch may rewrite the glob (see rewritable).
  */
+/** Whether a pattern segment holds anything a glob may read specially (or an escape). */
+export function hasGlobSyntax(segment: string): boolean {
+  return /[*?[\]{}()!+@\\]/.test(segment);
+}
+
 export function literalDirectory(glob: string): string {
   if (rewritable(glob)) return '';
   const segments = glob.split('/');
   let end = 1;
-  while (end < segments.length - 1 && !/[*?[\]{}()!+@\\]/.test(segments[end]!)) end++;
+  while (end < segments.length - 1 && !hasGlobSyntax(segments[end]!)) end++;
   return segments.slice(0, end).join('/');
 }
 
