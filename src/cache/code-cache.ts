@@ -118,10 +118,17 @@ function readStable(file: string): { source: string; codeId: string | undefined 
     // The content, not only the file's size, mtime and inode: npm gives every file of a package
     // the same mtime, an inode can be reused, and V8 checks no more of the source than its
     // length, so a new build of the same size could otherwise run the old build's code.
+    let sum: bigint;
+    try {
+      sum = checksum64(bytes);
+    } catch {
+      // no WebAssembly (node --jitless): no code id, so no caches, but the bundle still runs
+      return { source, codeId: undefined };
+    }
     const key = [
       file,
       after.size,
-      checksum64(bytes).toString(16),
+      sum.toString(16),
       process.version,
       process.platform,
       process.arch,

@@ -114,6 +114,20 @@ describe('the built hook', () => {
     }
   }, 120_000);
 
+  it('without WebAssembly (node --jitless) answers as the source does, with no caches', async () => {
+    fs.writeFileSync(path.join(ws, '.toolgate', 'policy.yaml'), 'version: 1\nextends: builtin:default\n');
+    for (const request of [requests[0]!, requests[1]!, requests[3]!, requests[4]!]) {
+      const expected = await source(request);
+      const r = spawnSync(process.execPath, ['--jitless', CLI, 'hook'], {
+        cwd: ws,
+        env,
+        input: request,
+        encoding: 'utf8',
+      });
+      expect({ code: r.status, stdout: r.stdout }).toEqual({ code: expected.code, stdout: expected.stdout });
+    }
+  }, 120_000);
+
   it('asks an Anthropic classifier in auto mode (here: one that cannot be reached, so it denies)', async () => {
     fs.writeFileSync(
       path.join(ws, '.toolgate', 'policy.yaml'),
