@@ -21,7 +21,7 @@ export interface NativeCursor {
   gotoNextSibling(): boolean;
   gotoParent(): boolean;
 }
-interface NativeTree {
+export interface NativeTree {
   rootNode: { hasError: boolean; walk(): NativeCursor };
 }
 interface NativeParser {
@@ -29,9 +29,32 @@ interface NativeParser {
   setLanguage(language: unknown): void;
 }
 
+/**
+ * The binding's own node functions, under tree-sitter's JavaScript: one call lists a node's
+ * children with their type ids and starts, where a cursor needs three calls per child. They
+ * take and give nodes through a shared transfer buffer (syntax.ts's bulk walk says how, and
+ * checks its reading of it against the cursor's before it trusts it).
+ */
+export interface NativeNodes {
+  /** Puts the tree's root node in the transfer buffer; returns its type id when that comes free. */
+  root(tree: NativeTree): number | undefined;
+  /** The children of the node in the transfer buffer: type ids, their nodes in the buffer in order. */
+  children(tree: NativeTree): unknown[];
+  endIndex(tree: NativeTree): number;
+  hasError(tree: NativeTree): boolean;
+  /** The node and every node below it. */
+  descendantCount(tree: NativeTree): number;
+  type(tree: NativeTree): string;
+  isNamed(tree: NativeTree): boolean;
+  /** The transfer buffer: the binding replaces it with a bigger one when it needs to, so ask after every call. */
+  transfer(): Uint32Array;
+}
+
 export interface Grammar {
   parser: NativeParser;
-  /** Type names and whether they are named, by type id, learnt as the cursor meets them. */
+  /** Undefined when the binding does not offer them as this code expects. */
+  nodes: NativeNodes | undefined;
+  /** Type names and whether they are named, by type id, learnt as the walk meets them. */
   typeNames: string[];
   namedById: boolean[];
 }
@@ -43,11 +66,56 @@ export function loadGrammar(): Grammar {
   // The hook's bundle drops this line (scripts/bundle-cli.mjs): its own require() then bundles
   // tree-sitter's JavaScript, code-cached, and still runs it only here, on first use.
   const require = createRequire(import.meta.filename);
+  const nodeGypBuild = require('node-gyp-build') as (dir: string) => unknown;
+  // The binding tree-sitter's index.js loads (the same file, so the same module), read before
+  // that file replaces Tree#rootNode with a getter that wraps the root in a cached object.
+  const runtime = nodeGypBuild(path.dirname(require.resolve('tree-sitter/package.json')));
+  const nativeRoot = nativeRootOf(runtime);
   const Parser = require('tree-sitter') as new () => NativeParser;
-  const nodeGypBuild = require('node-gyp-build') as (dir: string) => { name: string; language: unknown };
-  const bash = nodeGypBuild(path.dirname(require.resolve('tree-sitter-bash/package.json')));
+  const bash = nodeGypBuild(path.dirname(require.resolve('tree-sitter-bash/package.json'))) as {
+    name: string;
+    language: unknown;
+  };
   const parser = new Parser();
   parser.setLanguage({ name: bash.name, language: bash.language });
-  grammar = { parser, typeNames: [], namedById: [] };
+  grammar = { parser, nodes: nativeNodes(runtime, nativeRoot), typeNames: [], namedById: [] };
   return grammar;
+}
+
+type NativeFunction = (this: unknown, ...args: unknown[]) => unknown;
+
+function nativeRootOf(runtime: unknown): NativeFunction | undefined {
+  const prototype = (runtime as { Tree?: { prototype?: object } } | undefined)?.Tree?.prototype;
+  const own = prototype === undefined ? undefined : Object.getOwnPropertyDescriptor(prototype, 'rootNode');
+  // A getter means tree-sitter's JavaScript ran first (another user of it in this process).
+  return typeof own?.value === 'function' ? (own.value as NativeFunction) : undefined;
+}
+
+function nativeNodes(runtime: unknown, nativeRoot: NativeFunction | undefined): NativeNodes | undefined {
+  const binding = runtime as { NodeMethods?: Record<string, unknown>; nodeTransferArray?: unknown };
+  const m = binding.NodeMethods;
+  const names = ['children', 'endIndex', 'hasError', 'descendantCount', 'type', 'isNamed'] as const;
+  if (m === undefined || names.some((n) => typeof m[n] !== 'function')) return undefined;
+  if (!(binding.nodeTransferArray instanceof Uint32Array)) return undefined;
+  const f = m as Record<(typeof names)[number], (tree: NativeTree) => never>;
+  const transfer = () => binding.nodeTransferArray as Uint32Array;
+  return {
+    root:
+      nativeRoot === undefined
+        ? // tree-sitter's getter: its node object holds the six words the buffer takes
+          (tree) => {
+            const node = tree.rootNode as unknown as ArrayLike<number>;
+            const buffer = transfer();
+            for (let i = 0; i < 6; i++) buffer[i] = node[i]!;
+            return undefined;
+          }
+        : (tree) => nativeRoot.call(tree) as number,
+    children: f.children,
+    endIndex: f.endIndex,
+    hasError: f.hasError,
+    descendantCount: f.descendantCount,
+    type: f.type,
+    isNamed: f.isNamed,
+    transfer,
+  };
 }

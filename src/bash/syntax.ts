@@ -1,10 +1,17 @@
-import { type Grammar, loadGrammar, type NativeCursor } from './grammar.js';
+import {
+  type Grammar,
+  loadGrammar,
+  type NativeCursor,
+  type NativeNodes,
+  type NativeTree,
+} from './grammar.js';
 
 /**
  * tree-sitter-bash trees (see grammar.ts for the loading) copied into plain objects in one
- * cursor pass. Crossing into the native binding is the expensive part (about 0.1 µs a call,
- * as much as the parse of a short word), so the copy asks each node for the minimum: type id,
- * and start and end for named nodes only.
+ * pass. Crossing into the native binding is the expensive part (0.1 to 0.2 µs a call, as much
+ * as the parse of a short word), so the copy asks for the minimum: type ids, and start and end
+ * for named nodes only. The bulk walk lists each inner node's children in one call; the
+ * cursor walk, which needs three calls a node, is the fallback.
  */
 
 export interface SyntaxNode {
@@ -20,6 +27,8 @@ export interface SyntaxTree {
   readonly root: SyntaxNode;
   /** tree-sitter found an ERROR or MISSING node somewhere. */
   readonly hasError: boolean;
+  /** How the tree was copied (for tests and benchmarks: both give the same tree). */
+  readonly walk: 'bulk' | 'cursor';
 }
 
 export type SyntaxResult = { ok: true; tree: SyntaxTree } | { ok: false; reason: string };
@@ -34,12 +43,21 @@ export const LIMITS = {
 /** Most nodes are leaves: they share one empty list instead of allocating their own. */
 const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);
 
-export function parseSyntax(source: string): SyntaxResult {
+/** `walk`: 'cursor' forces the fallback walk (tests compare the two). */
+export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): SyntaxResult {
   if (source.length > LIMITS.maxSourceChars) {
     return { ok: false, reason: `too complex: ${source.length} characters (limit ${LIMITS.maxSourceChars})` };
   }
   const g = loadGrammar();
   const tree = parseWithBuffer(g.parser, source);
+  if (walk === 'bulk' && bulkWalkWorks(g)) {
+    const copied = bulkCopy(g, g.nodes!, tree);
+    if (copied !== undefined) return copied;
+  }
+  return cursorCopy(g, tree);
+}
+
+function cursorCopy(g: Grammar, tree: NativeTree): SyntaxResult {
   // One root node for the cursor and the error flag: each `tree.rootNode` crosses into C++.
   const rootNode = tree.rootNode;
   const hasError = rootNode.hasError;
@@ -76,13 +94,190 @@ export function parseSyntax(source: string): SyntaxResult {
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent() || stack.length === 1) return { ok: true, tree: { root, hasError } };
+        if (!cursor.gotoParent() || stack.length === 1)
+          return { ok: true, tree: { root, hasError, walk: 'cursor' } };
         stack.pop();
         parent = stack[stack.length - 1]!;
       }
     }
   }
-  return { ok: true, tree: { root, hasError } };
+  return { ok: true, tree: { root, hasError, walk: 'cursor' } };
+}
+
+const TOO_MANY_NODES: SyntaxResult = {
+  ok: false,
+  reason: `too complex: more than ${LIMITS.maxNodes} syntax nodes`,
+};
+const TOO_DEEP: SyntaxResult = {
+  ok: false,
+  reason: `too complex: nested deeper than ${LIMITS.maxDepth} levels`,
+};
+
+/**
+ * Named types that are tokens: the bulk walk does not ask for their children (nor for those
+ * of anonymous nodes, which are tokens too). A wrong entry costs no correctness: the node
+ * count checked at the end would differ, and the cursor walk would copy the tree instead.
+ */
+const TOKEN_TYPES = new Set([
+  'word',
+  'number',
+  'variable_name',
+  'special_variable_name',
+  'raw_string',
+  'ansi_c_string',
+  'string_content',
+  'file_descriptor',
+  'heredoc_start',
+  'heredoc_end',
+  'heredoc_content',
+  'comment',
+  'test_operator',
+  'regex',
+  'extglob_pattern',
+]);
+
+/**
+ * How the binding passes a node through its transfer buffer: six 32-bit words (the node's id
+ * in two, then its start byte, start row and column, and alias). The start byte is twice the
+ * UTF-16 index, as the binding parses UTF-16.
+ */
+const NODE_WORDS = 6;
+/** Nodes met and not yet expanded, six words each; grown on demand, kept between parses. */
+let slots = new Uint32Array(NODE_WORDS * 256);
+
+/**
+ * The tree through the binding's node functions: per inner node one call for its children
+ * (type ids and starts come with them), per named node one for its end. Undefined when the
+ * binding answers in a way this code does not expect; the caller then walks with a cursor.
+ */
+function bulkCopy(g: Grammar, nodes: NativeNodes, tree: NativeTree): SyntaxResult | undefined {
+  const rootType = nodes.root(tree);
+  const hasError = nodes.hasError(tree);
+  const rootEnd = nodes.endIndex(tree);
+  let transfer = nodes.transfer();
+  const root: MutableNode = {
+    type: rootType === undefined ? nodes.type(tree) : learnType(g, nodes, tree, rootType),
+    named: true,
+    start: transfer[2]! >>> 1,
+    end: rootEnd,
+    children: NO_CHILDREN,
+  };
+  copyWords(transfer, 0, slots, 0, NODE_WORDS);
+  let used = 1;
+  let count = 1;
+  // Pending expansions: the node, its slot, its depth (parallel stacks, no per-node records).
+  const pending: MutableNode[] = [root];
+  const pendingSlot: number[] = [0];
+  const pendingDepth: number[] = [0];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const slot = pendingSlot.pop()!;
+    const depth = pendingDepth.pop()! + 1;
+    copyWords(slots, slot * NODE_WORDS, nodes.transfer(), 0, NODE_WORDS);
+    const kinds = nodes.children(tree);
+    const n = kinds.length;
+    if (n === 0) continue;
+    if (depth > LIMITS.maxDepth) return TOO_DEEP;
+    count += n;
+    if (count > LIMITS.maxNodes) return TOO_MANY_NODES;
+    if ((used + n) * NODE_WORDS > slots.length) {
+      const bigger = new Uint32Array(Math.max(slots.length * 2, (used + n) * NODE_WORDS));
+      bigger.set(slots);
+      slots = bigger;
+    }
+    transfer = nodes.transfer();
+    copyWords(transfer, 0, slots, used * NODE_WORDS, n * NODE_WORDS);
+    const first = used;
+    used += n;
+    const children: MutableNode[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = kinds[i];
+      // A node the binding already holds an object for comes back as that object: not ours.
+      if (typeof id !== 'number') return undefined;
+      const at = (first + i) * NODE_WORDS;
+      let type = id < DENSE_IDS ? g.typeNames[id] : sparseTypes.get(id)?.name;
+      if (type === undefined) {
+        copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
+        type = learnType(g, nodes, tree, id);
+      }
+      let child: MutableNode;
+      if (isNamed(g, id)) {
+        copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
+        child = {
+          type,
+          named: true,
+          start: slots[at + 2]! >>> 1,
+          end: nodes.endIndex(tree),
+          children: NO_CHILDREN,
+        };
+        if (!TOKEN_TYPES.has(type)) {
+          pending.push(child);
+          pendingSlot.push(first + i);
+          pendingDepth.push(depth);
+        }
+      } else {
+        child = { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
+      }
+      children.push(child);
+    }
+    node.children = children;
+  }
+  // Every node the binding has, and none it has not: else a token type had children after all.
+  copyWords(slots, 0, nodes.transfer(), 0, NODE_WORDS);
+  if (nodes.descendantCount(tree) !== count) return undefined;
+  return { ok: true, tree: { root, hasError, walk: 'bulk' } };
+}
+
+/** A loop, not `set(subarray())`: a subarray is an object made per node. */
+function copyWords(from: Uint32Array, at: number, to: Uint32Array, into: number, count: number): void {
+  for (let i = 0; i < count; i++) to[into + i] = from[at + i]!;
+}
+
+/** The type name of `id`, asked of the binding (for the node in the transfer buffer) once per id. */
+function learnType(g: Grammar, nodes: NativeNodes, tree: NativeTree, id: number): string {
+  const known = id < DENSE_IDS ? g.typeNames[id] : sparseTypes.get(id)?.name;
+  if (known !== undefined) return known;
+  const name = nodes.type(tree);
+  const named = nodes.isNamed(tree);
+  if (id < DENSE_IDS) {
+    g.typeNames[id] = name;
+    g.namedById[id] = named;
+  } else {
+    sparseTypes.set(id, { name, named });
+  }
+  return name;
+}
+
+/**
+ * Whether the bulk walk reads this binding right: checked once, on lines that between them
+ * hold every kind of node the classifier handles, against the cursor walk. A binding whose
+ * buffer layout or functions changed copies trees with the cursor, never with a wrong reading.
+ */
+let bulkVerdict: boolean | undefined;
+const BULK_CHECK_LINES = [
+  `a=1 b+=(x y) env -i cat <<'EOF' | grep -e "x\${y:-z}" "$(ls ~/d*/{a,b} 2>/dev/null)" >> out 2>&1 && { echo $'\\x41' \`pwd\`; } || (( i++ ))\nbody $x\nEOF\nfor f in *.txt; do [[ -n $f && $f =~ ^a.*$ ]] && wc -l "$f" <(sort y) ; done; case $1 in a|b) echo 1;; *) :;; esac # end`,
+  'if then fi ) ( ; echo "unterminated',
+  'function f() { local x=$((1+2)); echo ${#x} ${x[@]} $@ "$*" & } ; f | tee >(cat) ; exit',
+];
+function bulkWalkWorks(g: Grammar): boolean {
+  if (bulkVerdict !== undefined) return bulkVerdict;
+  bulkVerdict = false;
+  const nodes = g.nodes;
+  if (nodes === undefined) return false;
+  try {
+    bulkVerdict = BULK_CHECK_LINES.every((line) => {
+      const tree = parseWithBuffer(g.parser, line);
+      const bulk = bulkCopy(g, nodes, tree);
+      return (
+        bulk !== undefined &&
+        JSON.stringify(bulk) ===
+          JSON.stringify(cursorCopy(g, tree)).replace('"walk":"cursor"', '"walk":"bulk"')
+      );
+    });
+  } catch {
+    bulkVerdict = false;
+  }
+  return bulkVerdict;
 }
 
 interface MutableNode {

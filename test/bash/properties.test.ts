@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyBash } from '../../src/bash/classify.js';
 import { loadCorpus } from '../helpers/corpus.js';
+import { shellish } from '../helpers/shellish.js';
 
 /**
  * Properties that must hold for any input: the classifier never throws, and no amount of
@@ -130,54 +131,4 @@ describe('classifyBash properties', () => {
 
 function quote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Strings built from shell syntax fragments: more likely to reach deep parser paths than random text. */
-function shellish(): fc.Arbitrary<string> {
-  const piece = fc.constantFrom(
-    'ls',
-    'rm -rf x',
-    '$(',
-    ')',
-    '`',
-    '"',
-    "'",
-    '${',
-    '}',
-    '$((',
-    '))',
-    '<(',
-    '>(',
-    '|',
-    '||',
-    '&&',
-    ';',
-    '&',
-    '\n',
-    '<<EOF\n',
-    'EOF\n',
-    '> f',
-    '2>&1',
-    '\\',
-    'for i in a; do',
-    'done',
-    'if x; then',
-    'fi',
-    'case a in a)',
-    ';;',
-    'esac',
-    '{',
-    '(',
-    '[[',
-    ']]',
-    '-v',
-    'a[$(id)]',
-    '=',
-    '*',
-    '?',
-    '~',
-    '#',
-    ' ',
-  );
-  return fc.array(piece, { maxLength: 25 }).map((parts) => parts.join(''));
 }

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseSyntax, type SyntaxResult } from '../../src/bash/syntax.js';
+import { loadCorpus } from '../helpers/corpus.js';
+import { shellish } from '../helpers/shellish.js';
+
+/**
+ * The bulk walk (the binding's children lists) and the cursor walk must copy the same tree:
+ * the classifier reads one or the other depending on what the binding offers.
+ */
+const withoutWalk = (r: SyntaxResult) => (r.ok ? { ...r, tree: { ...r.tree, walk: undefined } } : r);
+
+describe('copying the syntax tree', () => {
+  it('gives the same tree by either walk, on the corpus (all by the bulk walk)', () => {
+    for (const { command } of loadCorpus('bash-labelled.jsonl')) {
+      const bulk = parseSyntax(command);
+      expect(bulk.ok && bulk.tree.walk).toBe('bulk');
+      expect(withoutWalk(bulk)).toEqual(withoutWalk(parseSyntax(command, 'cursor')));
+    }
+  });
+
+  it('gives the same tree by either walk on any input, broken syntax included', () => {
+    let bulkWalks = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 }), shellish()),
+        (s) => {
+          const bulk = parseSyntax(s);
+          runs++;
+          if (bulk.ok && bulk.tree.walk === 'bulk') bulkWalks++;
+          expect(withoutWalk(bulk)).toEqual(withoutWalk(parseSyntax(s, 'cursor')));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    // A fallback now and then is allowed (it is only slower); a walk never used is a defect.
+    expect(bulkWalks / runs).toBeGreaterThan(0.95);
+  });
+
+  it('stops at the same limits', () => {
+    for (const line of [
+      `${'$('.repeat(300)}ls${')'.repeat(300)}`,
+      Array.from({ length: 25_000 }, () => 'a').join('|'),
+    ]) {
+      const bulk = parseSyntax(line);
+      expect(bulk.ok).toBe(false);
+      expect(parseSyntax(line, 'cursor').ok).toBe(false);
+      if (!bulk.ok) expect(bulk.reason).toMatch(/^too complex: /);
+    }
+  });
+});
