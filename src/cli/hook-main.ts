@@ -4,6 +4,8 @@ import { hookCommand } from './hook.js';
 import type { CliIO } from './io.js';
 import { runCommand } from './run-command.js';
 
+export { serveWarmHooks } from './warm-daemon.js';
+
 /**
  * `toolgate hook` on its own: the entry of the hook's CommonJS bundle (dist/cli/hook.cjs), which
  * main.js loads with V8's code cache. It holds only what a decision needs, and answers exactly

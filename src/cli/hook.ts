@@ -6,12 +6,16 @@ import { classifierFor, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policy
 import { Reexecuted } from './reexec.js';
 import { readStdin, writeStdout } from './stdio.js';
 
-const HELP = `usage: toolgate hook [--policy F]... [--log FILE]
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE] [--warm]
 
 A Claude Code PreToolUse hook: reads the hook JSON on stdin, decides with the policy, and
 writes {"hookSpecificOutput": {"permissionDecision": "allow"|"deny"|"ask", ...}} on stdout.
 On any error (bad input, a broken policy, a crash) it exits 2 with the reason on stderr, which
 Claude Code treats as "block": it never fails open. Other hook events get no opinion (exit 0).
+
+--warm hands each call to a warm toolgate process of the same build (started by the first
+call, it exits after 15 idle minutes), which answers as this process would: node still starts
+per call, but nothing else loads. Without one, or if it fails, the call is decided here.
 
 In .claude/settings.json:
   {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook"}]}]}}
@@ -28,7 +32,12 @@ export interface HookOptions {
 
 export async function hookCommand(argv: string[], io: CliIO, options: HookOptions = {}): Promise<number> {
   try {
-    const { values } = parseCliArgs(argv, { ...POLICY_OPTIONS, help: { type: 'boolean', short: 'h' } });
+    const { values } = parseCliArgs(argv, {
+      ...POLICY_OPTIONS,
+      // main.js acts on it before this runs (warm-client.ts); here it only has to be accepted
+      warm: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
     if (values.help) {
       io.stdout.write(HELP);
       return 0;

@@ -13,6 +13,8 @@ export interface CliIO {
    * hook's process then never builds the streams, which costs it more than the decision.
    */
   fds?: { readonly stdin: number; readonly stdout: number };
+  /** All of stdin, when the caller has read it already (a warm hook that fell back). */
+  input?: string;
 }
 
 /** A subcommand: parses its own arguments, returns the process exit code. */

@@ -3,8 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadBundle } from '../cache/code-cache.js';
 import { userCacheDir } from '../cache/dir.js';
-import type { prepareCodeCache as PrepareCodeCache, runHook as RunHook } from './hook-main.js';
+import type {
+  prepareCodeCache as PrepareCodeCache,
+  runHook as RunHook,
+  serveWarmHooks as ServeWarmHooks,
+} from './hook-main.js';
 import type { CliIO } from './io.js';
+import { readStdin, writeStdout } from './stdio.js';
+import { warmSocketPath } from './warm.js';
+import { askWarm, startWarm } from './warm-client.js';
 
 const argv = process.argv.slice(2);
 // A crash anywhere in a hook must still block the call: Claude Code proceeds on any exit code but 2.
@@ -42,27 +49,80 @@ const io: CliIO = {
  */
 const HOOK_BUNDLE = path.join(import.meta.dirname, 'hook.cjs');
 
+/** Beyond the hook's own limit (hook.ts), so that an oversized input gets the hook's refusal. */
+const WARM_MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
 async function run(): Promise<number> {
   if (argv[0] === 'hook' && fs.existsSync(HOOK_BUNDLE)) {
     const dir = userCacheDir(io.env);
-    // Built, this file is CommonJS beside the bundle, and its require() resolves as theirs would.
-    const bundle = loadBundle(HOOK_BUNDLE, dir, typeof require === 'function' ? require : undefined);
-    const runHook = bundle.exports.runHook as typeof RunHook;
-    const cache =
-      dir !== undefined && bundle.codeId !== undefined ? { dir, codeId: bundle.codeId } : undefined;
+    const warm = argv.includes('--warm') && dir !== undefined ? warmSocket(dir) : undefined;
+    if (warm !== undefined) {
+      io.input = await readStdin(io, WARM_MAX_INPUT_BYTES, 'hook input');
+      const answer = await askWarm(warm, {
+        v: 1,
+        argv: argv.slice(1),
+        cwd: io.cwd,
+        env: stringsOf(io.env),
+        stdin: io.input,
+      });
+      if (answer !== undefined && 'code' in answer) {
+        writeStdout(io, answer.stdout);
+        if (answer.stderr !== '') io.stderr.write(answer.stderr);
+        return answer.code;
+      }
+      if (answer === undefined) startWarmAfterwards = warm;
+    }
+    const { bundle, runHook, cache } = loadHook(dir);
     const code = await runHook(argv.slice(1), io, cache);
     // After the answer is out: a cache that cannot be prepared or written only costs time.
     const prepare = bundle.exports.prepareCodeCache as typeof PrepareCodeCache;
     bundle.saveCodeCache(bundle.codeCacheWanted && (await prepare()));
     return code;
   }
+  if (argv[0] === 'hook-warm' && argv[1] !== undefined && fs.existsSync(HOOK_BUNDLE)) {
+    const { bundle, runHook, cache } = loadHook(userCacheDir(io.env));
+    const serve = bundle.exports.serveWarmHooks as typeof ServeWarmHooks;
+    const idle = Number(io.env.TOOLGATE_WARM_IDLE_MS);
+    return serve(argv[1], (args, callIO) => runHook(args, callIO, cache), idle > 0 ? idle : undefined);
+  }
   const { main } = await import('./toolgate.js');
   return main(argv, io);
 }
 
+function loadHook(dir: string | undefined) {
+  // Built, this file is CommonJS beside the bundle, and its require() resolves as theirs would.
+  const bundle = loadBundle(HOOK_BUNDLE, dir, typeof require === 'function' ? require : undefined);
+  const runHook = bundle.exports.runHook as typeof RunHook;
+  const cache = dir !== undefined && bundle.codeId !== undefined ? { dir, codeId: bundle.codeId } : undefined;
+  return { bundle, runHook, cache };
+}
+
+/**
+ * The warm process's socket for this build; undefined when there can be none. The bundle is
+ * named by its path, size, mtime and inode, not its content (the code cache's key): one stat,
+ * where reading and checksumming it costs the call half a millisecond. An install or a build
+ * writes a new file, and so a new inode or mtime.
+ */
+function warmSocket(dir: string): string | undefined {
+  const st = fs.statSync(HOOK_BUNDLE, { bigint: true });
+  const build = [HOOK_BUNDLE, st.size, st.mtimeNs, st.ino, process.version, process.execArgv.join(' ')];
+  return warmSocketPath(dir, build.join('\n'), io.env);
+}
+
+function stringsOf(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Set when a `--warm` call found no warm process: one is started once the answer is out. */
+let startWarmAfterwards: string | undefined;
+
 run().then(
   (code) => {
     process.exitCode = code;
+    if (startWarmAfterwards !== undefined && process.argv[1] !== undefined)
+      startWarm(startWarmAfterwards, process.argv[1], io.env);
   },
   (err) => {
     process.stderr.write(`toolgate: ${String(err)}\n`);

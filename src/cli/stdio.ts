@@ -2,11 +2,16 @@ import fs from 'node:fs';
 import type { CliIO } from './io.js';
 
 /**
- * All of stdin as text, refused beyond `max` bytes. From the process's own descriptor when the
- * CLI has one (a blocking read to the end, no stream), else from the stream; a descriptor that
- * would block (non-blocking stdin) hands the rest over to the stream.
+ * All of stdin as text, refused beyond `max` bytes: io.input when the caller read it already,
+ * else from the process's own descriptor when the CLI has one (a blocking read to the end, no
+ * stream), else from the stream; a descriptor that would block (non-blocking stdin) hands the
+ * rest over to the stream.
  */
 export async function readStdin(io: CliIO, max: number, what: string): Promise<string> {
+  if (io.input !== undefined) {
+    if (Buffer.byteLength(io.input) > max) throw new Error(`${what} is larger than ${max} bytes`);
+    return io.input;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   const add = (chunk: Buffer): void => {
