@@ -65,14 +65,17 @@ export function policyPath(file: string, cwd: string): string {
 /**
  * auto mode's classifier as the policy's `auto:` block configures it: undefined means the
  * offline one. The Anthropic-backed one takes its endpoint from the policy, else from
- * ANTHROPIC_BASE_URL, as the SDK does; its key from the environment.
+ * ANTHROPIC_BASE_URL, as the SDK does; its key from ANTHROPIC_API_KEY.
  */
 export async function classifierFor(policy: CompiledPolicy, io: CliIO): Promise<AutoClassifier | undefined> {
   if (policy.auto.classifier !== 'anthropic') return undefined;
   const { anthropicClassifier } = await import('../policy/auto.js');
   const { classifier: _kind, ...auto } = policy.auto;
   const baseURL = auto.baseURL ?? io.env.ANTHROPIC_BASE_URL;
-  return anthropicClassifier({ ...auto, ...(baseURL ? { baseURL } : {}) });
+  // From io.env, not left to the SDK's process.env: a warm hook process answers for callers
+  // whose environment is not its own.
+  const apiKey = io.env.ANTHROPIC_API_KEY;
+  return anthropicClassifier({ ...auto, ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) });
 }
 
 export function cwdOf(values: { cwd?: string | undefined }, io: CliIO): string {
