@@ -82,17 +82,16 @@ export function parseOptions(
   mayBeOption: OptionRisk = (w) => w.dynamicStart,
 ): ParsedArgs {
   const permute = opts.permute ?? true;
+  const numericOption = opts.numericOption;
+  const terminators = opts.terminators;
   const options: ParsedOption[] = [];
   const operands: Word[] = [];
   const unknown: string[] = [];
   const dynamicOptions: Word[] = [];
+  // Where parsing stopped (the rest are operands). A local, not a closure over `i`: a closure
+  // would put the loop's variables in a context object allocated per call.
   let restIndex: number | undefined;
   let i = 0;
-  const stop = (index: number): void => {
-    restIndex = index;
-    for (let j = index; j < words.length; j++) operands.push(words[j]!);
-    i = words.length;
-  };
   while (i < words.length) {
     const w = words[i]!;
     const v = w.value;
@@ -100,7 +99,7 @@ export function parseOptions(
       // `$x` or `*.txt` could be `-o file` at run time.
       if (mayBeOption(w)) dynamicOptions.push(w);
       if (!permute) {
-        stop(i);
+        restIndex = i;
         break;
       }
       operands.push(w);
@@ -114,20 +113,20 @@ export function parseOptions(
       continue;
     }
     if (v === '--') {
-      stop(i + 1);
+      restIndex = i + 1;
       break;
     }
     if (v.length < 2 || v[0] !== '-') {
       if (!permute) {
-        stop(i);
+        restIndex = i;
         break;
       }
       operands.push(w);
       i++;
       continue;
     }
-    if (opts.numericOption && /^-\d+$/.test(v)) {
-      options.push({ id: opts.numericOption, written: v, value: { ...w, value: v.slice(1) } });
+    if (numericOption && /^-\d+$/.test(v)) {
+      options.push({ id: numericOption, written: v, value: { ...w, value: v.slice(1) } });
       i++;
       continue;
     }
@@ -136,11 +135,12 @@ export function parseOptions(
     } else {
       i = parseShortCluster(words, i, table, options, unknown);
     }
-    if (opts.terminators && options.length > 0 && opts.terminators.has(options[options.length - 1]!.id)) {
-      stop(i);
+    if (terminators && options.length > 0 && terminators.has(options[options.length - 1]!.id)) {
+      restIndex = i;
       break;
     }
   }
+  if (restIndex !== undefined) for (let j = restIndex; j < words.length; j++) operands.push(words[j]!);
   return { options, operands, unknown, dynamicOptions, restIndex };
 }
 

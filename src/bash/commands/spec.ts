@@ -148,10 +148,13 @@ export interface Parsed extends ParsedArgs {
  * operand rules. Unknown options fail closed unless the command has none that matter.
  */
 export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: OptionRules): Parsed {
-  const { table, dangerous, parseOptions: parseOpts } = compile(rules);
-  const parsed = parseOptions(ctx.args, table, parseOpts, (w) => wordMayBeOption(w, ctx.line));
+  // Everything read from the rules comes from their compiled form: the rules objects come in
+  // dozens of shapes, which made every read of them here a megamorphic lookup.
+  const c = compile(rules);
+  const dangerous = c.dangerous;
+  const parsed = parseOptions(ctx.args, c.table, c.parseOptions, (w) => wordMayBeOption(w, ctx.line));
   const who = ctx.name;
-  if (!rules.anyOption) {
+  if (!c.anyOption) {
     for (const u of parsed.unknown) sink.notUnderstood(`${who}: unknown option ${u}`);
   } else {
     // An unknown long option that abbreviates a dangerous one is that option.
@@ -161,23 +164,29 @@ export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: Optio
       }
     }
   }
-  if (dangerous.length > 0 || !rules.anyOption) {
+  if (dangerous.length > 0 || !c.anyOption) {
     for (const w of parsed.dynamicOptions) {
       sink.notUnderstood(`${who}: "${w.raw}" is only known at run time and could be an option`);
     }
   }
-  for (const o of parsed.options) {
-    const effect = rules.effects?.[o.id];
-    if (effect === undefined) continue;
-    applyEffect(effect, o.value, o.written, sink, ctx);
+  const effects = c.effects;
+  if (effects !== undefined) {
+    for (const o of parsed.options) {
+      const effect = effects.get(o.id);
+      if (effect === undefined) continue;
+      applyEffect(effect, o.value, o.written, sink, ctx);
+    }
   }
   // One shape for every result: a spread here costs more than the parse on short lines.
   const { options, operands, unknown, dynamicOptions, restIndex } = parsed;
-  return { options, operands, unknown, dynamicOptions, restIndex, table };
+  return { options, operands, unknown, dynamicOptions, restIndex, table: c.table };
 }
 
 interface CompiledRules {
   readonly table: OptionTable;
+  readonly anyOption: boolean;
+  /** A Map, not the rules' object: a keyed lookup on objects of many shapes is megamorphic. */
+  readonly effects: ReadonlyMap<string, OptionEffect> | undefined;
   readonly dangerous: readonly string[];
   readonly parseOptions: ParseOptions;
 }
@@ -188,13 +197,22 @@ const compiled = new WeakMap<OptionRules, CompiledRules>();
 function compile(rules: OptionRules): CompiledRules {
   let c = compiled.get(rules);
   if (c === undefined) {
-    const dangerous = Object.entries(rules.effects ?? {})
-      .filter(([, e]) => e !== 'read')
-      .map(([id]) => id);
+    const entries = Object.entries(rules.effects ?? {});
+    const dangerous = entries.filter(([, e]) => e !== 'read').map(([id]) => id);
+    const parse = rules.parse;
     c = {
       table: optionTable(rules.options),
+      anyOption: rules.anyOption === true,
+      effects: entries.length > 0 ? new Map(entries) : undefined,
       dangerous,
-      parseOptions: { ...rules.parse, dangerous: new Set(dangerous) },
+      // Every field written, in one order, so parseOptions reads one shape.
+      parseOptions: {
+        permute: parse?.permute,
+        singleDashLong: parse?.singleDashLong,
+        terminators: parse?.terminators,
+        numericOption: parse?.numericOption,
+        dangerous: new Set(dangerous),
+      },
     };
     compiled.set(rules, c);
   }

@@ -36,16 +36,19 @@ export function wrapper(
   } = {},
 ): CommandSpec {
   const rules = { options, effects: opts.effects, parse: { permute: false } };
+  // Read once here: each wrapper's opts has a shape of its own, so reading them per call was a
+  // megamorphic lookup.
+  const { leading, extra, alone } = opts;
   return {
     transparent: opts.transparent ?? false,
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, rules);
       const operands = rest(ctx, parsed.restIndex);
-      const inner = operands.slice(opts.leading ?? 0);
-      opts.extra?.(ctx, sink, inner);
+      const inner = operands.slice(leading ?? 0);
+      extra?.(ctx, sink, inner);
       if (inner.length === 0) {
-        if (opts.alone) opts.alone(ctx, sink);
-        else if (!opts.leading || operands.length < (opts.leading ?? 0)) {
+        if (alone) alone(ctx, sink);
+        else if (!leading || operands.length < (leading ?? 0)) {
           // e.g. `timeout` with no duration: nothing runs.
         }
         return;
