@@ -446,35 +446,17 @@ class Walker {
     // tree-sitter sometimes ends a word where bash does not: `'r'\m` or `r\<newline>m` come out
     // as two nodes with nothing (or only a line continuation) between them, which bash reads
     // as the one word `rm`. Such neighbours are joined; after a redirect or an assignment they
-    // make the line not understood.
-    let previous: { end: number; kind: 'word' | 'other'; nodes: readonly SyntaxNode[] } | undefined;
-    const addWord = (
-      nodes: readonly SyntaxNode[],
-      span: SyntaxNode | undefined,
-      start: number,
-      end: number,
-    ) => {
-      if (previous !== undefined && this.joined(previous.end, start)) {
-        if (previous.kind === 'word') {
-          const merged = [...previous.nodes, ...nodes];
-          argv[argv.length - 1] = this.wordOf(merged, undefined, ctx);
-          previous = { end, kind: 'word', nodes: merged };
-          return;
-        }
-        this.problem(
-          `parser disagreement: "${this.source.slice(previous.end, end)}" continues the word before it, which bash would read as one`,
-        );
-      }
-      argv.push(this.wordOf(nodes, span, ctx));
-      previous = { end, kind: 'word', nodes };
-    };
+    // make the line not understood. Where the previous part ended (an anonymous token's end is
+    // -1), and its nodes when it was a word: plain locals, not an object per part and a closure.
+    let previousEnd: number | undefined;
+    let previousWord: readonly SyntaxNode[] | undefined;
     for (const child of node.children) {
       // Nor does a simple command go on past an unescaped newline; tree-sitter sometimes reads
       // `… | head⏎mysql <<'SQL'…` as the one command `head mysql`.
       if (
-        previous !== undefined &&
+        previousEnd !== undefined &&
         child.type !== 'comment' &&
-        this.newlineBetween(previous.end, child.start)
+        this.newlineBetween(previousEnd, child.start)
       )
         this.problem(
           `parser disagreement: "${this.snippet(node)}" is read as one command across a line break`,
@@ -482,18 +464,21 @@ class Walker {
       switch (child.type) {
         case 'variable_assignment':
           assignments.push(this.assignment(child, ctx, argv.length === 0));
-          previous = { end: child.end, kind: 'other', nodes: [] };
+          previousEnd = child.end;
+          previousWord = undefined;
           break;
         case 'file_redirect':
         case 'herestring_redirect': {
           const r = this.redirect(child, ctx);
           redirects.push(r);
           if (r.op === '<<<') stdin = 'herestring';
-          previous = { end: child.end, kind: 'other', nodes: [] };
+          previousEnd = child.end;
+          previousWord = undefined;
           break;
         }
         case 'command_name':
-          addWord(child.children, child, child.start, child.end);
+          previousWord = this.addWord(argv, previousEnd, previousWord, child.children, child, ctx);
+          previousEnd = child.end;
           break;
         case 'comment':
           break;
@@ -502,13 +487,15 @@ class Walker {
           if (argv.length !== 1 || argv[0]!.value !== 'time')
             this.problem('unsupported subshell inside a command');
           this.isolatedCwd(() => this.statements(child.children, ctx));
-          previous = { end: child.end, kind: 'other', nodes: [] };
+          previousEnd = child.end;
+          previousWord = undefined;
           break;
         default:
           if (!child.named && !ARGUMENT_TOKENS.has(child.type)) {
             this.problem(`unsupported token "${child.type}" in a command`);
           }
-          addWord([child], child, child.start, child.end);
+          previousWord = this.addWord(argv, previousEnd, previousWord, [child], child, ctx);
+          previousEnd = child.end;
       }
     }
     this.push(
@@ -521,6 +508,33 @@ class Walker {
     );
     this.trackCd(argv);
     this.trackAssigningBuiltins(argv);
+  }
+
+  /**
+   * Adds the word `span` makes to argv, or joins it to the word before it (which ended at
+   * `previousEnd`, made of `previousWord`; no end before the first part) when bash reads the
+   * two as one. Returns the nodes of the word it made.
+   */
+  private addWord(
+    argv: Word[],
+    previousEnd: number | undefined,
+    previousWord: readonly SyntaxNode[] | undefined,
+    nodes: readonly SyntaxNode[],
+    span: SyntaxNode,
+    ctx: Context,
+  ): readonly SyntaxNode[] {
+    if (previousEnd !== undefined && this.joined(previousEnd, span.start)) {
+      if (previousWord !== undefined) {
+        const merged = [...previousWord, ...nodes];
+        argv[argv.length - 1] = this.wordOf(merged, undefined, ctx);
+        return merged;
+      }
+      this.problem(
+        `parser disagreement: "${this.source.slice(previousEnd, span.end)}" continues the word before it, which bash would read as one`,
+      );
+    }
+    argv.push(this.wordOf(nodes, span, ctx));
+    return nodes;
   }
 
   /** `read x`, `mapfile a`, `printf -v x`, `getopts o x` set variables from data the line does not show. */
