@@ -95,28 +95,11 @@ export function analyzeLine(source: string): LineAnalysis {
 
 function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs = false): LineAnalysis {
   const analyzer = new LineAnalyzer(line, depth, extraArgs);
-  const hiddenCode: string[] = [];
-  for (const name of line.promptExpansions) {
-    hiddenCode.push(
-      `\${${name}@P} expands the value as a prompt, which runs command substitutions inside it`,
-    );
-  }
-  for (const name of line.indirectExpansions) {
-    if (line.taintedNames.has(name)) {
-      hiddenCode.push(`\${!${name}} dereferences a name this line sets; a subscript in it can run code`);
-    }
-  }
-  for (const name of line.arithmeticNames) {
-    if (line.taintedNames.has(name)) {
-      hiddenCode.push(
-        `arithmetic evaluates $${name}, whose value this line sets: an array subscript in it can run code`,
-      );
-    }
-  }
+  const hiddenCode = hiddenCodeOf(line);
   for (const cmd of line.commands) analyzer.command(cmd, via);
   const lineReasons =
     hiddenCode.length + analyzer.lineReasons.length === 0
-      ? line.problems.slice()
+      ? line.problems
       : [...line.problems, ...hiddenCode, ...analyzer.lineReasons];
   return {
     line,
@@ -125,6 +108,35 @@ function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs 
     lineRunsHiddenCode: hiddenCode.length > 0,
     complete: line.problems.length === 0 && analyzer.complete,
   };
+}
+
+/** Expansions that run code hidden in a value; the shared empty list for most lines (no iterators over empty sets). */
+function hiddenCodeOf(line: CommandLine): readonly string[] {
+  let hiddenCode: string[] | undefined;
+  for (const name of line.promptExpansions) {
+    hiddenCode = push(
+      hiddenCode,
+      `\${${name}@P} expands the value as a prompt, which runs command substitutions inside it`,
+    );
+  }
+  if (line.taintedNames.size === 0) return hiddenCode ?? NONE;
+  for (const name of line.indirectExpansions) {
+    if (line.taintedNames.has(name)) {
+      hiddenCode = push(
+        hiddenCode,
+        `\${!${name}} dereferences a name this line sets; a subscript in it can run code`,
+      );
+    }
+  }
+  for (const name of line.arithmeticNames) {
+    if (line.taintedNames.has(name)) {
+      hiddenCode = push(
+        hiddenCode,
+        `arithmetic evaluates $${name}, whose value this line sets: an array subscript in it can run code`,
+      );
+    }
+  }
+  return hiddenCode ?? NONE;
 }
 
 class LineAnalyzer {
@@ -142,7 +154,7 @@ class LineAnalyzer {
   ) {}
 
   command(cmd: SimpleCommand, via: string): void {
-    const r = new ReportBuilder(cmd, cmd.argv, via);
+    const r = new ReportBuilder(this, cmd, cmd.argv, via);
     this.redirects(cmd, r);
     switch (cmd.kind) {
       case 'assignment':
@@ -212,7 +224,7 @@ class LineAnalyzer {
     // line does not show, so every command's own rules see them.
     const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
     const ctx: CommandContext = { name, args, command: cmd, line: this.line, extraArgs, repeated };
-    spec.analyze(ctx, new CommandSink(this, cmd, r));
+    spec.analyze(ctx, r);
   }
 
   environment(name: string, value: Word, r: ReportBuilder, program: Word | undefined): void {
@@ -256,7 +268,7 @@ class LineAnalyzer {
       this.tooDeep(via);
       return;
     }
-    const inner = new ReportBuilder(cmd, argv, via);
+    const inner = new ReportBuilder(this, cmd, argv, via);
     this.program({ ...cmd, assignments: [] }, argv, inner, extraArgs, repeated);
     this.reports.push(inner.build());
   }
@@ -302,78 +314,6 @@ class LineAnalyzer {
   private tooDeep(via: string): void {
     this.complete = false;
     this.lineReasons.push(`too complex: commands nested more than ${MAX_NESTING} levels deep (${via})`);
-  }
-}
-
-/**
- * What a command's knowledge reports to: its effects go to the command's report, the commands
- * and code it runs to the analyzer. One object per command, its methods on the prototype.
- */
-class CommandSink implements EffectSink {
-  constructor(
-    private readonly analyzer: LineAnalyzer,
-    private readonly cmd: SimpleCommand,
-    private readonly r: ReportBuilder,
-  ) {}
-
-  read(target: Word): void {
-    this.r.read(target);
-  }
-
-  readTree(root: Word, how: TreeRead): void {
-    this.r.readTree(root, how);
-  }
-
-  write(target: Word, how: WriteHow, why: string): void {
-    this.r.write(target, how, why);
-  }
-
-  remove(target: Word, why: string): void {
-    this.r.remove(target, why);
-  }
-
-  run(argv: readonly Word[], via: string, opts?: RunOptions): void {
-    this.analyzer.nested(this.cmd, argv, via, opts?.extraArgs ?? false, opts?.repeated ?? false);
-  }
-
-  runScript(code: Word, via: string, opts?: ScriptOptions): void {
-    this.analyzer.script(code, via, this.cmd, this.r, opts);
-  }
-
-  opaque(why: string): void {
-    this.r.opaque(why);
-  }
-
-  network(why: string, sends: boolean): void {
-    this.r.network(why, sends);
-  }
-
-  destination(host: Word): void {
-    this.r.destination(host);
-  }
-
-  change(why: string, destructive: boolean): void {
-    this.r.change(why, destructive);
-  }
-
-  notUnderstood(why: string): void {
-    this.r.notReadOnly(why);
-  }
-
-  lingers(why: string): void {
-    this.r.linger(why);
-  }
-
-  exportVariable(name: string, value: Word): void {
-    this.analyzer.environment(name, value, this.r, undefined);
-  }
-
-  runsStdin(why: string): void {
-    this.r.runsStdin(why);
-  }
-
-  unknownCode(why: string): void {
-    this.r.unknownCode(why);
   }
 }
 
@@ -424,7 +364,11 @@ function push<T>(list: T[] | undefined, item: T): T[] {
   return list;
 }
 
-class ReportBuilder {
+/**
+ * One command's report as it is built, and what its command's knowledge reports to: its effects
+ * go to the report, the commands and code it runs to the analyzer. One object per command.
+ */
+class ReportBuilder implements EffectSink {
   private reads: Word[] | undefined;
   private trees: { root: Word; how: TreeRead }[] | undefined;
   private writes: WriteTarget[] | undefined;
@@ -440,10 +384,31 @@ class ReportBuilder {
   private isTransparent = false;
 
   constructor(
+    private readonly analyzer: LineAnalyzer,
     private readonly cmd: SimpleCommand,
     private argv: readonly Word[],
     private readonly via: string,
   ) {}
+
+  run(argv: readonly Word[], via: string, opts?: RunOptions): void {
+    this.analyzer.nested(this.cmd, argv, via, opts?.extraArgs ?? false, opts?.repeated ?? false);
+  }
+
+  runScript(code: Word, via: string, opts?: ScriptOptions): void {
+    this.analyzer.script(code, via, this.cmd, this, opts);
+  }
+
+  exportVariable(name: string, value: Word): void {
+    this.analyzer.environment(name, value, this, undefined);
+  }
+
+  notUnderstood(why: string): void {
+    this.notReadOnly(why);
+  }
+
+  lingers(why: string): void {
+    this.linger(why);
+  }
 
   /** Arguments the program adds at run time: one more word of the command, only known then. */
   appendsArguments(): void {

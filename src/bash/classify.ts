@@ -37,36 +37,46 @@ export function analyzeBash(command: string): LineAnalysis {
 
 export function factsOf(analysis: LineAnalysis): BashFacts {
   const reasons: string[] = [];
-  const add = (r: string): void => {
-    if (!reasons.includes(r)) reasons.push(r);
-  };
-  for (const r of analysis.lineReasons) add(r);
-  let readOnly = analysis.lineReasons.length === 0 && analysis.complete;
+  // Indexed loops: the effect lists are mostly the shared frozen empty list, and for-of over a
+  // mix of frozen and plain arrays calls the iterator (an allocation per step) in optimized code.
+  const lineReasons = analysis.lineReasons;
+  for (let i = 0; i < lineReasons.length; i++) addReason(reasons, lineReasons[i]!);
+  let readOnly = lineReasons.length === 0 && analysis.complete;
   let destructive = !analysis.complete || analysis.lineRunsHiddenCode;
-  if (!analysis.complete && analysis.lineReasons.length === 0)
-    add('too complex: the line could not be fully analyzed');
+  if (!analysis.complete && lineReasons.length === 0)
+    addReason(reasons, 'too complex: the line could not be fully analyzed');
   let lingers = false;
   const commands: string[] = [];
   const writes: string[] = [];
   for (const report of analysis.reports) {
     const text = argvText(report);
     if (text.length > 0) commands.push(text);
-    for (const w of report.writes) if (!writes.includes(w.target.raw)) writes.push(w.target.raw);
-    if (report.notReadOnly.length > 0) readOnly = false;
-    if (report.destructive.length > 0) destructive = true;
-    if (report.lingers.length > 0) lingers = true;
-    if (report.notReadOnly.length + report.destructive.length + report.lingers.length === 0) continue;
+    const w = report.writes;
+    for (let i = 0; i < w.length; i++) {
+      const raw = w[i]!.target.raw;
+      if (!writes.includes(raw)) writes.push(raw);
+    }
+    const notRO = report.notReadOnly;
+    const harm = report.destructive;
+    const linger = report.lingers;
+    if (notRO.length > 0) readOnly = false;
+    if (harm.length > 0) destructive = true;
+    if (linger.length > 0) lingers = true;
+    if (notRO.length + harm.length + linger.length === 0) continue;
     const name = label(report, text);
-    for (const r of report.notReadOnly) add(`${name}: ${r}`);
-    for (const r of report.destructive) if (!report.notReadOnly.includes(r)) add(`${name}: ${r}`);
-    for (const r of report.lingers) add(`${name}: ${r}`);
-  }
-  if (analysis.reports.length === 0 && analysis.line.commands.length === 0 && analysis.complete) {
-    // An empty line or only comments: nothing runs.
+    for (let i = 0; i < notRO.length; i++) addReason(reasons, `${name}: ${notRO[i]}`);
+    for (let i = 0; i < harm.length; i++)
+      if (!notRO.includes(harm[i]!)) addReason(reasons, `${name}: ${harm[i]}`);
+    for (let i = 0; i < linger.length; i++) addReason(reasons, `${name}: ${linger[i]}`);
   }
   // Anything the parser could not read fails closed: not read-only, and possibly destructive.
   if (!analysis.complete) readOnly = false;
   return { readOnly, concurrencySafe: readOnly && !lingers, destructive, reasons, commands, writes };
+}
+
+/** A function of the module, not a closure over `reasons` made per line. */
+function addReason(reasons: string[], r: string): void {
+  if (!reasons.includes(r)) reasons.push(r);
 }
 
 /** The argv as written, joined by spaces. */
