@@ -83,7 +83,12 @@ async function run(): Promise<number> {
     const { bundle, runHook, cache } = loadHook(userCacheDir(io.env));
     const serve = bundle.exports.serveWarmHooks as typeof ServeWarmHooks;
     const idle = Number(io.env.TOOLGATE_WARM_IDLE_MS);
-    return serve(argv[1], (args, callIO) => runHook(args, callIO, cache), idle > 0 ? idle : undefined);
+    const build = bundleStat();
+    return serve(argv[1], (args, callIO) => runHook(args, callIO, cache), {
+      ...(idle > 0 ? { idleMs: idle } : {}),
+      // a new build (or install) of the hook gets a warm process of its own: this one leaves
+      current: () => bundleStat() === build,
+    });
   }
   const { main } = await import('./toolgate.js');
   return main(argv, io);
@@ -104,9 +109,17 @@ function loadHook(dir: string | undefined) {
  * writes a new file, and so a new inode or mtime.
  */
 function warmSocket(dir: string): string | undefined {
-  const st = fs.statSync(HOOK_BUNDLE, { bigint: true });
-  const build = [HOOK_BUNDLE, st.size, st.mtimeNs, st.ino, process.version, process.execArgv.join(' ')];
+  const build = [HOOK_BUNDLE, bundleStat(), process.version, process.execArgv.join(' ')];
   return warmSocketPath(dir, build.join('\n'), io.env);
+}
+
+function bundleStat(): string {
+  try {
+    const st = fs.statSync(HOOK_BUNDLE, { bigint: true });
+    return `${st.size} ${st.mtimeNs} ${st.ino}`;
+  } catch {
+    return 'missing';
+  }
 }
 
 function stringsOf(env: NodeJS.ProcessEnv): Record<string, string> {

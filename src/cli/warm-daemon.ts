@@ -14,14 +14,24 @@ type RunHook = (argv: string[], io: CliIO) => Promise<number>;
  * so that it answers exactly as the caller would have by itself. Policies and logs are read and
  * written per call, as a hook process does: an edited policy applies to the next call.
  *
- * Resolves (with 0) when it stops: idle for `idleMs`, or another warm process already answers on
- * the socket. Only the user can reach the socket: its directory is the user's cache, mode 0700.
+ * Resolves (with 0) when it stops: idle, its build replaced, or another warm process already
+ * answers on the socket. Only the user can reach the socket: its directory is the user's cache, mode 0700.
  */
+export interface WarmOptions {
+  /** Stop after this long without a call (default 15 minutes). */
+  readonly idleMs?: number;
+  /** Checked every half minute (or quarter of idleMs): false (the build was replaced) stops the process. */
+  readonly current?: () => boolean;
+}
+
+const CURRENT_CHECK_MS = 30_000;
+
 export async function serveWarmHooks(
   socket: string,
   run: RunHook,
-  idleMs = DEFAULT_IDLE_MS,
+  options: WarmOptions = {},
 ): Promise<number> {
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const net = process.getBuiltinModule('node:net');
   if (await answers(net, socket)) return 0;
   try {
@@ -104,6 +114,17 @@ export async function serveWarmHooks(
     } catch {}
   }
   idle = setTimeout(stop, idleMs);
+  const current = options.current;
+  if (current !== undefined) {
+    const check = setInterval(
+      () => {
+        if (!current()) stop();
+      },
+      Math.min(CURRENT_CHECK_MS, idleMs / 4),
+    );
+    check.unref();
+    server.once('close', () => clearInterval(check));
+  }
   return stopped;
 }
 

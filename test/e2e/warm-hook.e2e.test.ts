@@ -191,6 +191,19 @@ describe('toolgate hook --warm', () => {
     await sameAnswers(ws);
   }, 120_000);
 
+  it('leaves when its build is replaced', async () => {
+    const hookBundle = path.join(ROOT, 'dist', 'cli', 'hook.cjs');
+    warm(ws, requests(ws)[0]!);
+    await until('a warm process runs', () => warmPids().length === 1);
+    const [pid] = warmPids();
+    fs.utimesSync(hookBundle, new Date(), new Date()); // what a new build or install does
+    await until('it has left', () => !warmPids().includes(pid!));
+    // the next call is answered, and starts a warm process for the new build
+    const request = requests(ws)[2]!;
+    expect(warm(ws, request)).toEqual(await source(ws, request));
+    await until('a warm process runs again', () => warmPids().length === 1);
+  }, 120_000);
+
   it('exits when idle, and removes its socket', async () => {
     await until('a warm process runs', () => warmPids().length === 1);
     await until('it has exited, idle', () => warmPids().length === 0);
