@@ -10,7 +10,7 @@ Starts a project policy: writes .toolgate/policy.yaml, which builds on the embed
 (extends: builtin:default) and carries commented examples and tests of its own.
 
   --dir D    the project directory (default: the current directory)
-  --claude   also put "toolgate hook" in the project's .claude/settings.json as a PreToolUse
+  --claude   also put "toolgate hook --warm" in the project's .claude/settings.json as a PreToolUse
              hook for every tool (other settings are kept; an existing toolgate hook is left)
   --force    replace an existing .toolgate/policy.yaml
 
@@ -45,7 +45,7 @@ tests:
   - { name: force pushes never, tool: Bash, input: { command: "git push --force origin main" }, expect: deny }
 `;
 
-const HOOK_COMMAND = 'toolgate hook --log .toolgate/decisions.jsonl';
+const HOOK_COMMAND = 'toolgate hook --warm --log .toolgate/decisions.jsonl';
 
 export async function initCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCliArgs(argv, {

@@ -64,7 +64,7 @@ describe('toolgate init', () => {
       original.hooks.PreToolUse[0],
       {
         matcher: '*',
-        hooks: [{ type: 'command', command: 'toolgate hook --log .toolgate/decisions.jsonl' }],
+        hooks: [{ type: 'command', command: 'toolgate hook --warm --log .toolgate/decisions.jsonl' }],
       },
     ]);
     const again = await runCli(['init', '--claude'], { cwd: dir });
