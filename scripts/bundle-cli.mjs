@@ -118,6 +118,17 @@ const treeSitterAddon = {
         throw new Error(`${args.path}: no "${GRAMMAR_REQUIRE.trim()}" to drop`);
       return { loader: 'ts', contents: plainBuiltinImports(text.replace(GRAMMAR_REQUIRE, '')) };
     });
+    // Both addons (tree-sitter's, from the line above; the grammar's, from grammar.ts) through
+    // src/cache/addons.ts: found once, then loaded from the path it remembers.
+    b.onResolve({ filter: /^node-gyp-build$/ }, () => ({ path: 'addons', namespace: 'toolgate-addons' }));
+    b.onLoad({ filter: /.*/, namespace: 'toolgate-addons' }, () => ({
+      loader: 'js',
+      resolveDir: process.cwd(),
+      contents: [
+        "const { addonLoader } = require('./src/cache/addons.ts');",
+        "module.exports = addonLoader((dir) => require('node-gyp-build/node-gyp-build.js').resolve(dir));",
+      ].join('\n'),
+    }));
     b.onLoad({ filter: /[\\/]node_modules[\\/]tree-sitter[\\/]index\.js$/ }, async (args) => {
       const text = await fs.promises.readFile(args.path, 'utf8');
       if (!text.includes(TREE_SITTER_ADDON))
