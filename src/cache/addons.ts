@@ -37,7 +37,12 @@ export function addonEntry(dir: string, env: NodeJS.ProcessEnv): { file: string;
 }
 
 function load(dir: string, resolve: (dir: string) => string, env: NodeJS.ProcessEnv): unknown {
-  const entry = addonEntry(dir, env);
+  let entry: { file: string; key: string } | undefined;
+  try {
+    entry = addonEntry(dir, env);
+  } catch {
+    // no WebAssembly for the entry's checksum (node --jitless): no cache, the addon still loads
+  }
   const cached = entry === undefined ? undefined : readCacheEntry(entry.file, entry.key)?.toString('utf8');
   if (cached !== undefined && path.isAbsolute(cached) && cached.endsWith('.node')) {
     try {
