@@ -92,6 +92,8 @@ class Walker {
   private readonly prompt: string[] = [];
   private readonly indirect: string[] = [];
   private cwd: CwdSet = ['.'];
+  /** Most lines are one line: then no gap between two nodes holds a newline or a line continuation. */
+  private readonly multiline: boolean;
   private reparseDepth = 0;
   /** Redirections tree-sitter attached to a pipeline or list, waiting for its last command. */
   private pendingRedirects:
@@ -100,7 +102,9 @@ class Walker {
   /** Where the most recent `cd` went when it succeeded (for `cd x && y`). */
   private cdSuccess: CwdSet | undefined;
 
-  constructor(private readonly source: string) {}
+  constructor(private readonly source: string) {
+    this.multiline = source.includes('\n');
+  }
 
   result(): CommandLine {
     return {
@@ -301,8 +305,12 @@ class Walker {
         this.problem(`unsupported token "${child.type}" in a pipeline`);
         continue;
       }
-      // Every element of a pipeline runs in its own subshell: a cd there does not leak.
-      this.isolatedCwd(() => this.statement(child, first ? ctx : withStdin(ctx, 'pipe')));
+      // Every element of a pipeline runs in its own subshell: a cd there does not leak. (What
+      // isolatedCwd does, without a closure per element.)
+      const saved = this.cwd;
+      this.statement(child, first ? ctx : withStdin(ctx, 'pipe'));
+      this.cwd = saved;
+      this.cdSuccess = undefined;
       first = false;
     }
   }
@@ -436,12 +444,13 @@ class Walker {
     if (trailing.length > 0) this.pipeline(trailing, withStdin(ctx, 'pipe'));
   }
 
-  private command(node: SyntaxNode, ctx: Context, extraRedirects: readonly Redirect[]): void {
+  /** `redirectsAround`: those found around the command, in a list the caller hands over (the command's own are added to it). */
+  private command(node: SyntaxNode, ctx: Context, redirectsAround: Redirect[]): void {
     const assignments: Assignment[] = [];
     const argv: Word[] = [];
     const pending = this.pendingRedirects?.get(node);
     const redirects: Redirect[] =
-      pending === undefined ? extraRedirects.slice() : [...extraRedirects, ...pending.redirects];
+      pending === undefined ? redirectsAround : [...redirectsAround, ...pending.redirects];
     let stdin = pending && pending.stdin !== 'inherit' ? pending.stdin : ctx.stdin;
     // tree-sitter sometimes ends a word where bash does not: `'r'\m` or `r\<newline>m` come out
     // as two nodes with nothing (or only a line continuation) between them, which bash reads
@@ -777,6 +786,7 @@ class Walker {
 
   /** Whether the text between two nodes holds a newline that is not a line continuation. */
   private newlineBetween(end: number, start: number): boolean {
+    if (!this.multiline) return false;
     const gap = this.source.slice(end, start);
     return gap.includes('\n') && gap.replaceAll('\\\n', '').includes('\n');
   }
@@ -784,6 +794,7 @@ class Walker {
   /** Whether bash reads the text between two nodes as no separation at all. */
   private joined(end: number, start: number): boolean {
     if (start === end) return true;
+    if (!this.multiline) return false;
     const gap = this.source.slice(end, start);
     return LINE_CONTINUATIONS.test(gap);
   }
@@ -815,7 +826,9 @@ class Walker {
     if ((node.type !== 'word' && node.type !== 'number') || node.children.length > 0) return undefined;
     const value = this.text(node);
     if (NOT_PLAIN.test(value)) return undefined;
-    return { value, raw: span ? this.text(span) : value, expansions: [], dynamicStart: false };
+    // The span is mostly the node itself: its text is `value`, not a second slice of it.
+    const raw = span === undefined || span === node ? value : this.text(span);
+    return { value, raw, expansions: [], dynamicStart: false };
   }
 
   /** Adds one syntax node's contribution to a word. */
