@@ -190,12 +190,27 @@ function resolveLong(
   const exact = table.long.get(name);
   if (exact) return exact;
   if (name === '') return undefined;
-  const candidates = table.longNames.filter((n) => n.startsWith(name));
-  const specs = [...new Set(candidates.map((n) => table.long.get(n)!))];
-  if (specs.length === 1) return specs[0];
+  // One pass for the common answers (none, or one option under several names), without the
+  // lists and set an abbreviation check made for every unknown long option.
+  let only: OptionSpec | undefined;
+  let ambiguous = false;
+  for (const n of table.longNames) {
+    if (!n.startsWith(name)) continue;
+    const spec = table.long.get(n)!;
+    if (only === undefined) only = spec;
+    else if (spec !== only) {
+      ambiguous = true;
+      break;
+    }
+  }
+  if (!ambiguous) return only;
+  // Ambiguous: the first dangerous option it may abbreviate, in table order.
   if (dangerous) {
-    const risky = specs.find((s) => dangerous.has(s.id));
-    if (risky) return risky;
+    for (const n of table.longNames) {
+      if (!n.startsWith(name)) continue;
+      const spec = table.long.get(n)!;
+      if (dangerous.has(spec.id)) return spec;
+    }
   }
   return undefined;
 }

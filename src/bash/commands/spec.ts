@@ -159,7 +159,9 @@ export function applyOptions(ctx: CommandContext, sink: EffectSink, rules: Optio
   } else {
     // An unknown long option that abbreviates a dangerous one is that option.
     for (const u of parsed.unknown) {
-      if (u.startsWith('--') && dangerous.some((d) => d.startsWith(u.slice(2)))) {
+      if (!u.startsWith('--') || dangerous.length === 0) continue;
+      const name = u.slice(2);
+      if (dangerous.some((d) => d.startsWith(name))) {
         sink.notUnderstood(`${who}: ${u} may abbreviate a dangerous option`);
       }
     }
