@@ -1,4 +1,5 @@
 import { hookOutput, parseHookInput } from '../adapters/claude-hook.js';
+import { nodeFileSystem } from '../policy/fs-view.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
@@ -18,7 +19,7 @@ call, it exits after 15 idle minutes), which answers as this process would: node
 per call, but nothing else loads. Without one, or if it fails, the call is decided here.
 
 In .claude/settings.json:
-  {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook"}]}]}}
+  {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook --warm"}]}]}}
 `;
 
 /** Claude Code reads exit 2 as "block the call"; every other failure would let it proceed. */
@@ -57,7 +58,16 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
     // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
     const forced = modeOf(values.mode);
     const request = forced ? { ...parsed.request, mode: forced } : parsed.request;
-    const decision = await decideWithClassifier(request, policy, classifier ? { classifier } : {});
+    let decision: Awaited<ReturnType<typeof decideWithClassifier>>;
+    try {
+      decision = await decideWithClassifier(request, policy, {
+        // a view of this call's own: no path resolved for an earlier call (a warm process decides many)
+        fs: nodeFileSystem(),
+        ...(classifier ? { classifier } : {}),
+      });
+    } finally {
+      policy.conditions?.dispose?.();
+    }
     const log = await logFor(values, io);
     if (log) {
       try {

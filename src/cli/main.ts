@@ -55,16 +55,14 @@ const WARM_MAX_INPUT_BYTES = 64 * 1024 * 1024;
 async function run(): Promise<number> {
   if (argv[0] === 'hook' && fs.existsSync(HOOK_BUNDLE)) {
     const dir = userCacheDir(io.env);
-    const warm = argv.includes('--warm') && dir !== undefined ? warmSocket(dir) : undefined;
+    // A hook restarted for isolated-vm (TOOLGATE_REEXEC) decides by itself: its parent asked.
+    const warm =
+      argv.includes('--warm') && dir !== undefined && io.env.TOOLGATE_REEXEC !== '1'
+        ? warmSocket(dir)
+        : undefined;
     if (warm !== undefined) {
       io.input = await readStdin(io, WARM_MAX_INPUT_BYTES, 'hook input');
-      const answer = await askWarm(warm, {
-        v: 1,
-        argv: argv.slice(1),
-        cwd: io.cwd,
-        env: stringsOf(io.env),
-        stdin: io.input,
-      });
+      const answer = await askWarm(warm, { v: 2, argv: argv.slice(1), cwd: io.cwd, stdin: io.input });
       if (answer !== undefined && 'code' in answer) {
         writeStdout(io, answer.stdout);
         if (answer.stderr !== '') io.stderr.write(answer.stderr);
@@ -103,29 +101,29 @@ function loadHook(dir: string | undefined) {
 }
 
 /**
- * The warm process's socket for this build; undefined when there can be none. The bundle is
- * named by its path, size, mtime and inode, not its content (the code cache's key): one stat,
- * where reading and checksumming it costs the call half a millisecond. An install or a build
- * writes a new file, and so a new inode or mtime.
+ * The warm process's socket for this build; undefined when there can be none. The bundles are
+ * named by their size, mtime and inode, not their content (the code cache's key): a stat each,
+ * where reading and checksumming them would cost the call a millisecond. An install or a build
+ * writes new files, and so new inodes or mtimes.
  */
 function warmSocket(dir: string): string | undefined {
   const build = [HOOK_BUNDLE, bundleStat(), process.version, process.execArgv.join(' ')];
   return warmSocketPath(dir, build.join('\n'), io.env);
 }
 
-function bundleStat(): string {
-  try {
-    const st = fs.statSync(HOOK_BUNDLE, { bigint: true });
-    return `${st.size} ${st.mtimeNs} ${st.ino}`;
-  } catch {
-    return 'missing';
-  }
-}
+const HOOK_BUNDLES = ['hook.cjs', 'hook-bash.cjs', 'hook-yaml.cjs', 'hook-zod.cjs'].map((name) =>
+  path.join(import.meta.dirname, name),
+);
 
-function stringsOf(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
+function bundleStat(): string {
+  return HOOK_BUNDLES.map((file) => {
+    try {
+      const st = fs.statSync(file, { bigint: true });
+      return `${st.size} ${st.mtimeNs} ${st.ino}`;
+    } catch {
+      return 'missing';
+    }
+  }).join(' ');
 }
 
 /** Set when a `--warm` call found no warm process: one is started once the answer is out. */

@@ -1,26 +1,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseWarmAnswer, type WarmAnswer, type WarmRequest } from './warm.js';
+import { ACK, parseWarmAnswer, privateToUser, type WarmAnswer, type WarmRequest } from './warm.js';
 
-/** A warm process that takes longer than this is passed over: the hook decides by itself. */
-const ANSWER_TIMEOUT_MS = 10_000;
+/** A warm process that does not acknowledge a call this fast is stuck or overloaded. */
+const ACK_TIMEOUT_MS = 2_000;
+/**
+ * A call it acknowledged may take as long as the hook would (an auto-mode classifier asks a
+ * model); past this, the call is decided here after all, well within Claude Code's 60 s.
+ */
+const ANSWER_TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
+export interface WarmTimeouts {
+  readonly ackMs: number;
+  readonly answerMs: number;
+}
+
 /**
- * Hands one hook call to the warm process at `socket`. Undefined when there is none, it does
- * not answer in time, or its answer is not one: the caller then decides by itself, so a dead,
- * stale or broken warm process costs time, never a decision. node:net is loaded here, not with
- * the module: only `--warm` calls use it.
+ * Hands one hook call to the warm process at `socket`. Undefined when there is none, the socket
+ * is not the user's own, the process does not acknowledge or answer in time, or its answer is
+ * not one: the caller then decides by itself, so a dead, stale, stuck or foreign warm process
+ * costs time, never a decision. node:net is loaded here, not with the module: only `--warm`
+ * calls use it.
  */
 export function askWarm(
   socket: string,
   request: WarmRequest,
-  timeoutMs = ANSWER_TIMEOUT_MS,
+  timeouts: WarmTimeouts = { ackMs: ACK_TIMEOUT_MS, answerMs: ANSWER_TIMEOUT_MS },
 ): Promise<WarmAnswer | undefined> {
+  if (!privateToUser(path.dirname(socket), 'directory') || !privateToUser(socket, 'socket'))
+    return Promise.resolve(undefined);
   const net = process.getBuiltinModule('node:net');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let acknowledged = false;
     let settled = false;
     const done = (answer: WarmAnswer | undefined) => {
       if (settled) return;
@@ -29,11 +43,18 @@ export function askWarm(
       connection.destroy();
       resolve(answer);
     };
-    const timer = setTimeout(() => done(undefined), timeoutMs);
+    let timer = setTimeout(() => done(undefined), timeouts.ackMs);
     const connection = net.connect(socket);
     connection.on('error', () => done(undefined));
     connection.on('connect', () => connection.end(`${JSON.stringify(request)}\n`));
     connection.on('data', (chunk: Buffer) => {
+      if (!acknowledged) {
+        if (chunk[0] !== ACK.charCodeAt(0)) return done(undefined);
+        acknowledged = true;
+        clearTimeout(timer);
+        timer = setTimeout(() => done(undefined), timeouts.answerMs);
+        chunk = chunk.subarray(1);
+      }
       size += chunk.length;
       if (size > MAX_ANSWER_BYTES) done(undefined);
       else chunks.push(chunk);
@@ -44,18 +65,22 @@ export function askWarm(
 
 /**
  * Starts the warm process for later calls, detached: it outlives this process, holds none of
- * its descriptors (Claude Code waits for the hook's stdout and stderr to close), and exits by
- * itself after `TOOLGATE_WARM_IDLE_MS` (default 15 minutes) without a call. It runs with
- * --no-node-snapshot, so that policies with conditions run in it without a restart.
+ * its descriptors (Claude Code waits for the hook's stdout and stderr to close), and leaves by
+ * itself after `TOOLGATE_WARM_IDLE_MS` (default 15 minutes) without a call. It gets this
+ * process's environment, unchanged (its socket is named by it), and runs with
+ * --no-node-snapshot, so that policies with conditions run in it without a restart. Nothing is
+ * started where the socket's directory is not private to the user.
  */
 export function startWarm(socket: string, mainScript: string, env: NodeJS.ProcessEnv): void {
   try {
-    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    const dir = path.dirname(socket);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!privateToUser(dir, 'directory')) return;
     const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, ['--no-node-snapshot', mainScript, 'hook-warm', socket], {
       detached: true,
       stdio: 'ignore',
-      cwd: path.dirname(socket),
+      cwd: dir,
       env,
     });
     child.on('error', () => {});

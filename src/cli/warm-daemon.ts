@@ -1,131 +1,156 @@
 import fs from 'node:fs';
+import type { Server, Socket } from 'node:net';
+import path from 'node:path';
 import type { CliIO } from './io.js';
-import type { WarmAnswer, WarmRequest } from './warm.js';
+import { ACK, privateToUser, type WarmAnswer, type WarmRequest } from './warm.js';
 
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+/** A caller sends its whole request at once: one that trickles is dropped. */
+const REQUEST_READ_MS = 5_000;
+/** Calls answered at once; more are refused (the hook then decides by itself). */
+const MAX_CONNECTIONS = 64;
 const DEFAULT_IDLE_MS = 15 * 60 * 1000;
+const CHECK_MS = 30_000;
 
 type RunHook = (argv: string[], io: CliIO) => Promise<number>;
 
-/**
- * The warm process behind `toolgate hook --warm` (see warm.ts): answers hook calls on a unix
- * socket by running the very code a hook process runs (`run`), one call at a time, each in its
- * caller's working directory and with its caller's environment, its input and its arguments,
- * so that it answers exactly as the caller would have by itself. Policies and logs are read and
- * written per call, as a hook process does: an edited policy applies to the next call.
- *
- * Resolves (with 0) when it stops: idle, its build replaced, or another warm process already
- * answers on the socket. Only the user can reach the socket: its directory is the user's cache, mode 0700.
- */
 export interface WarmOptions {
-  /** Stop after this long without a call (default 15 minutes). */
+  /** Leave after this long without a call (default 15 minutes). */
   readonly idleMs?: number;
-  /** Checked every half minute (or quarter of idleMs): false (the build was replaced) stops the process. */
+  /** Checked every half minute (or quarter of idleMs): false (the build was replaced) stops it. */
   readonly current?: () => boolean;
 }
 
-const CURRENT_CHECK_MS = 30_000;
-
+/**
+ * The warm process behind `toolgate hook --warm` (see warm.ts): answers hook calls on a unix
+ * socket by running the very code a hook process runs (`run`) with the call's arguments,
+ * working directory and input. Its environment is the callers' own: the socket is named by it
+ * (warm.ts), and the process was started with it. Policies and logs are read and written per
+ * call, as a hook process does, so an edited policy applies to the next call; calls run side by
+ * side, as hook processes would.
+ *
+ * Resolves (with 0) when it stops: idle, its build replaced, its socket taken over, or another
+ * warm process already answering there. It listens only in a directory private to the user.
+ */
 export async function serveWarmHooks(
   socket: string,
   run: RunHook,
   options: WarmOptions = {},
 ): Promise<number> {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  if (!privateToUser(path.dirname(socket), 'directory')) return 0;
   const net = process.getBuiltinModule('node:net');
-  if (await answers(net, socket)) return 0;
-  try {
-    fs.unlinkSync(socket); // a socket left by a process that died
-  } catch {}
-  // Half-open: the caller ends its side once the request is sent, and waits for the answer.
-  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    connection.on('error', () => connection.destroy());
-    connection.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) connection.destroy();
-      else chunks.push(chunk);
-    });
-    connection.on('end', () => {
-      const request = parseRequest(Buffer.concat(chunks).toString('utf8'));
-      queue = queue.then(async () => {
-        const answer: WarmAnswer =
-          request === undefined ? { v: 1, fallback: 'not a warm hook request' } : await serve(request);
-        connection.end(`${JSON.stringify(answer)}\n`);
-      });
-    });
-  });
-  let queue: Promise<void> = Promise.resolve();
+  let inFlight = 0;
   let idle: NodeJS.Timeout | undefined;
-
-  const serve = async (request: WarmRequest): Promise<WarmAnswer> => {
+  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
+    connection.write(ACK);
     clearTimeout(idle);
-    try {
-      try {
-        process.chdir(request.cwd);
-      } catch {
-        return { v: 1, fallback: `cannot enter ${request.cwd}` };
-      }
-      const stdout = new TextSink();
-      const stderr = new TextSink();
-      const io: CliIO = {
-        get stdin(): never {
-          throw new Error('a warm hook call reads its input from the request');
-        },
-        stdout: stdout as unknown as NodeJS.WritableStream,
-        stderr: stderr as unknown as NodeJS.WritableStream,
-        // TOOLGATE_REEXEC: this process already runs with --no-node-snapshot; never restart it.
-        env: { ...request.env, TOOLGATE_REEXEC: '1' },
-        cwd: request.cwd,
-        isTTY: false,
-        input: request.stdin,
-      };
-      let code: number;
-      try {
-        code = await run([...request.argv], io);
-      } catch (err) {
-        // runHook turns every failure into exit 2; this is the same rule, should it ever throw
-        stderr.write(`toolgate hook: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-        code = 2;
-      }
-      return { v: 1, code, stdout: stdout.text, stderr: stderr.text };
-    } finally {
-      idle = setTimeout(stop, idleMs);
-    }
-  };
-
-  const listening = new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socket, () => resolve());
+    inFlight++;
+    connection.once('close', () => {
+      if (--inFlight === 0) idle = setTimeout(stop, idleMs);
+    });
+    receive(connection, run);
   });
-  try {
-    await listening;
-  } catch {
-    return 0; // another warm process took the socket first
-  }
-  fs.chmodSync(socket, 0o600);
-  const ours = fs.statSync(socket).ino;
+  server.maxConnections = MAX_CONNECTIONS;
+  if (!(await listen(net, server, socket))) return 0;
+  const ours = fs.lstatSync(socket).ino;
   const stopped = new Promise<number>((resolve) => server.once('close', () => resolve(0)));
   function stop(): void {
     server.close();
     try {
-      if (fs.statSync(socket).ino === ours) fs.unlinkSync(socket);
+      if (fs.lstatSync(socket).ino === ours) fs.unlinkSync(socket);
     } catch {}
   }
   idle = setTimeout(stop, idleMs);
-  const current = options.current;
-  if (current !== undefined) {
-    const check = setInterval(
-      () => {
-        if (!current()) stop();
-      },
-      Math.min(CURRENT_CHECK_MS, idleMs / 4),
-    );
-    check.unref();
-    server.once('close', () => clearInterval(check));
-  }
+  const check = setInterval(
+    () => {
+      let stillOurs = false;
+      try {
+        stillOurs = fs.lstatSync(socket).ino === ours;
+      } catch {}
+      if (!stillOurs || (options.current !== undefined && !options.current())) stop();
+    },
+    Math.min(CHECK_MS, idleMs / 4),
+  );
+  check.unref();
+  server.once('close', () => clearInterval(check));
   return stopped;
+}
+
+/**
+ * Listens on `socket`: at once when the name is free; when a socket file is there, only if no
+ * process answers on it (one that died left it), removing it first. False when another warm
+ * process has it, or it is not ours to remove.
+ */
+async function listen(net: typeof import('node:net'), server: Server, socket: string): Promise<boolean> {
+  const attempt = () =>
+    new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      const failed = (err: NodeJS.ErrnoException) => resolve(err);
+      server.once('error', failed);
+      server.listen(socket, () => {
+        server.off('error', failed);
+        resolve(undefined);
+      });
+    });
+  let err = await attempt();
+  if (err?.code === 'EADDRINUSE' && privateToUser(socket, 'socket') && !(await answers(net, socket))) {
+    try {
+      fs.unlinkSync(socket);
+    } catch {}
+    err = await attempt();
+  }
+  if (err !== undefined) return false;
+  fs.chmodSync(socket, 0o600);
+  return true;
+}
+
+function receive(connection: Socket, run: RunHook): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  connection.setTimeout(REQUEST_READ_MS, () => connection.destroy());
+  connection.on('error', () => connection.destroy());
+  connection.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) connection.destroy();
+    else chunks.push(chunk);
+  });
+  connection.on('end', () => {
+    connection.setTimeout(0);
+    const request = parseRequest(Buffer.concat(chunks).toString('utf8'));
+    // A caller that gave up before its call started is not decided (nor logged) for nothing.
+    if (connection.destroyed) return;
+    void answer(request, run).then((a) => {
+      if (!connection.destroyed) connection.end(`${JSON.stringify(a)}\n`);
+    });
+  });
+}
+
+async function answer(request: WarmRequest | undefined, run: RunHook): Promise<WarmAnswer> {
+  if (request === undefined) return { v: 2, fallback: 'not a warm hook request' };
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const io: CliIO = {
+    get stdin(): never {
+      throw new Error('a warm hook call reads its input from the request');
+    },
+    stdout: stdout as unknown as NodeJS.WritableStream,
+    stderr: stderr as unknown as NodeJS.WritableStream,
+    // TOOLGATE_REEXEC: this process already runs with --no-node-snapshot; never restart it.
+    env: { ...process.env, TOOLGATE_REEXEC: '1' },
+    cwd: request.cwd,
+    isTTY: false,
+    input: request.stdin,
+  };
+  let code: number;
+  try {
+    code = await run([...request.argv], io);
+  } catch (err) {
+    // runHook turns every failure into exit 2; this is the same rule, should it ever throw
+    stderr.write(`toolgate hook: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    code = 2;
+  }
+  if (code !== 0 && code !== 2) return { v: 2, fallback: `the hook exited ${code}` };
+  return { v: 2, code, stdout: stdout.text, stderr: stderr.text };
 }
 
 /** What a call writes (the hook writes text only, and never waits on a write). */
@@ -159,16 +184,7 @@ function parseRequest(text: string): WarmRequest | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const r = value as Record<string, unknown>;
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
-  const env = r.env as Record<string, unknown> | null;
-  if (
-    r.v !== 1 ||
-    !strings(r.argv) ||
-    typeof r.cwd !== 'string' ||
-    typeof r.stdin !== 'string' ||
-    typeof env !== 'object' ||
-    env === null ||
-    !Object.values(env).every((v) => typeof v === 'string')
-  )
+  if (r.v !== 2 || !strings(r.argv) || typeof r.cwd !== 'string' || typeof r.stdin !== 'string')
     return undefined;
   return value as WarmRequest;
 }

@@ -56,6 +56,9 @@ export async function prepareConditions(
   };
 
   return {
+    dispose() {
+      if (!isolate.isDisposed) isolate.dispose();
+    },
     evaluate(expression: string, ctx: ConditionContext): ConditionResult {
       const fn = functionFor(expression);
       if ('error' in fn) return { ok: false, error: fn.error };

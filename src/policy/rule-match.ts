@@ -24,6 +24,8 @@ export type ConditionResult = { ok: true; value: boolean } | { ok: false; error:
 /** Runs `when:` conditions (policy/conditions.ts provides the isolate-backed one). */
 export interface ConditionEvaluator {
   evaluate(expression: string, context: ConditionContext): ConditionResult;
+  /** Frees what it holds (an isolate): a process deciding many calls makes one per policy load. */
+  dispose?(): void;
 }
 
 export interface RuleHit {

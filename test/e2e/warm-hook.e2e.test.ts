@@ -139,8 +139,7 @@ describe('toolgate hook --warm', () => {
     await until('the warm process listens', () => sockets().length === 1);
     const socket = path.join(warmDir, sockets()[0]!);
     const npmTest = hookInput(ws, 'Bash', { command: 'npm test' });
-    const ask = (stdin: string) =>
-      askWarm(socket, { v: 1, argv: ['--warm'], cwd: ws, env: env as Record<string, string>, stdin });
+    const ask = (stdin: string) => askWarm(socket, { v: 2, argv: ['--warm'], cwd: ws, stdin });
     fs.writeFileSync(
       path.join(ws, '.toolgate', 'policy.yaml'),
       'version: 1\nextends: builtin:default\nrules:\n  - allow: "Bash(npm test)"\n',
@@ -160,6 +159,73 @@ describe('toolgate hook --warm', () => {
       stderr: expect.stringMatching(/the policy was refused/),
     });
     expect(warm(ws, npmTest)).toEqual(await source(ws, npmTest));
+  }, 120_000);
+
+  it('answers a caller with another environment from a warm process of its own', async () => {
+    await until('the warm process listens', () => sockets().length === 1);
+    fs.writeFileSync(path.join(ws, '.toolgate', 'policy.yaml'), 'version: 1\nextends: builtin:default\n');
+    const otherEnv = { ...env, TOOLGATE_MANAGED_POLICY: path.join(base, 'managed.yaml') };
+    fs.writeFileSync(
+      otherEnv.TOOLGATE_MANAGED_POLICY,
+      'version: 1\nrules:\n  - deny: "Read"\n    reason: managed says no\n',
+    );
+    const read = requests(ws)[0]!;
+    const run = () =>
+      spawnSync(process.execPath, [CLI, 'hook', '--warm'], {
+        cwd: ws,
+        env: otherEnv,
+        input: read,
+        encoding: 'utf8',
+      });
+    const expected = await runCli(['hook'], { stdin: read, cwd: ws, env: otherEnv });
+    expect(expected.stdout).toMatch(/managed says no/);
+    for (let i = 0; i < 3; i++) {
+      const r = run();
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        code: expected.code,
+        stdout: expected.stdout,
+        stderr: expected.stderr,
+      });
+      if (i === 0) await until('a second warm process listens', () => sockets().length === 2);
+    }
+    // and the first environment's calls are still answered without the managed policy
+    expect(JSON.parse(warm(ws, read).stdout).hookSpecificOutput.permissionDecision).toBe('allow');
+    stopWarmProcesses();
+    await until('both have stopped', () => warmPids().length === 0);
+    for (const socket of sockets()) fs.rmSync(path.join(warmDir, socket));
+  }, 120_000);
+
+  it('does not use or start a warm process where the cache directory is not private', async () => {
+    stopWarmProcesses();
+    await until('the warm processes have stopped', () => warmPids().length === 0);
+    fs.chmodSync(warmDir, 0o755);
+    try {
+      const before = sockets();
+      await sameAnswers(ws);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(warmPids()).toEqual([]);
+      expect(sockets()).toEqual(before);
+    } finally {
+      fs.chmodSync(warmDir, 0o700);
+    }
+  }, 120_000);
+
+  it('resolves the workspace anew on every call (a re-pointed symlink counts at once)', async () => {
+    const [a, b, link] = ['a', 'b', 'link'].map((n) => path.join(base, n));
+    for (const d of [a!, b!]) {
+      fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(d, 'f.txt'), 'x\n');
+    }
+    fs.symlinkSync(a!, link!);
+    const read = hookInput(link!, 'Read', { file_path: path.join(a!, 'f.txt') });
+    const first = await source(link!, read);
+    expect(first.stdout).toMatch(/"allow"/);
+    for (let i = 0; i < 3; i++) expect(warm(link!, read)).toEqual(first);
+    fs.rmSync(link!);
+    fs.symlinkSync(b!, link!); // the workspace is now b: a/f.txt is outside it
+    const second = await source(link!, read);
+    expect(second.stdout).not.toMatch(/"allow"/);
+    expect(warm(link!, read)).toEqual(second);
   }, 120_000);
 
   it('writes the same decision log, a chain that verifies, where the caller names it', async () => {
