@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeBash as sourceAnalyzeBash } from '../../src/bash/classify.js';
+import { loadBundle } from '../../src/cache/code-cache.js';
 import { runCli } from '../helpers/cli.js';
+import { loadCorpus } from '../helpers/corpus.js';
 
 /**
  * The built `toolgate hook` (dist/cli/main.js -> hook.cjs, with V8's code cache and the parsed
@@ -127,6 +131,26 @@ describe('the built hook', () => {
       expect({ code: r.status, stdout: r.stdout }).toEqual({ code: expected.code, stdout: expected.stdout });
     }
   }, 120_000);
+
+  it("classifies every corpus line as the source does (the bundle patches tree-sitter's loading)", () => {
+    const file = path.join(ROOT, 'dist', 'cli', 'hook-bash.cjs');
+    const bundle = loadBundle(file, undefined, createRequire(file));
+    const analyzeBash = bundle.exports.analyzeBash as typeof sourceAnalyzeBash;
+    const lines = [
+      ...loadCorpus('bash-labelled.jsonl').map((l) => l.command),
+      `x=1 é "$(a 'b' 2>&1)" | c >> d; ) e`,
+    ];
+    for (const line of lines) {
+      const got = analyzeBash(line);
+      const expected = sourceAnalyzeBash(line);
+      expect({ line, reports: got.reports, reasons: got.lineReasons, complete: got.complete }).toEqual({
+        line,
+        reports: expected.reports,
+        reasons: expected.lineReasons,
+        complete: expected.complete,
+      });
+    }
+  });
 
   it('asks an Anthropic classifier in auto mode (here: one that cannot be reached, so it denies)', async () => {
     fs.writeFileSync(
