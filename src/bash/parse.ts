@@ -810,8 +810,11 @@ class Walker {
     }
     const b = new WordBuilder();
     for (const n of nodes) this.piece(b, n, ctx);
+    // An anonymous token (`==` as an argument) has no position; its text is its type.
     const raw = span
-      ? this.text(span)
+      ? span.named
+        ? this.text(span)
+        : span.type
       : nodes.length > 0
         ? this.source.slice(nodes[0]!.start, nodes[nodes.length - 1]!.end)
         : '';

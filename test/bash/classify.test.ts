@@ -340,6 +340,16 @@ describe('classifyBash', () => {
     expect(classifyBash("ec'h'\\o hi").readOnly).toBe(true);
   });
 
+  it('keeps the text of an operator token passed as an argument', () => {
+    const argv = analyzeBash('test "$a" == b').reports[0]!.argv;
+    expect(argv.map((w) => [w.value, w.raw])).toEqual([
+      ['test', 'test'],
+      ['$a', '"$a"'],
+      ['==', '=='],
+      ['b', 'b'],
+    ]);
+  });
+
   it('lists the commands and the files written', () => {
     const facts = classifyBash('cat a | tee b > c');
     expect(facts.commands).toEqual(['cat a', 'tee b']);
