@@ -64,22 +64,35 @@ export function askWarm(
 }
 
 /**
+ * A start the warm process has not confirmed (it ages its log once it listens) holds the next
+ * one off this long: a warm process that cannot start costs a spawn a minute, not one a call.
+ */
+const RESTART_AFTER_MS = 60_000;
+
+/**
  * Starts the warm process for later calls, detached: it outlives this process, holds none of
- * its descriptors (Claude Code waits for the hook's stdout and stderr to close), and leaves by
- * itself after `TOOLGATE_WARM_IDLE_MS` (default 15 minutes) without a call. It gets this
- * process's environment, unchanged (its socket is named by it), and runs with
- * --no-node-snapshot, so that policies with conditions run in it without a restart. Nothing is
- * started where the socket's directory is not private to the user.
+ * its descriptors but a log (Claude Code waits for the hook's stdout and stderr to close), and
+ * leaves by itself after `TOOLGATE_WARM_IDLE_MS` (default 15 minutes) without a call. It gets
+ * this process's environment, unchanged (its socket is named by it), and runs with
+ * --no-node-snapshot, so that policies with conditions run in it without a restart. What it
+ * says on stderr (why it could not start, say) goes to SOCKET.log. Nothing is started where the
+ * socket's directory is not private to the user, or while a start is under a minute old.
  */
 export function startWarm(socket: string, mainScript: string, env: NodeJS.ProcessEnv): void {
+  let log: number | undefined;
   try {
     const dir = path.dirname(socket);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!privateToUser(dir, 'directory')) return;
+    const logFile = `${socket}.log`;
+    try {
+      if (Date.now() - fs.statSync(logFile).mtimeMs < RESTART_AFTER_MS) return;
+    } catch {}
+    log = fs.openSync(logFile, 'w', 0o600);
     const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, ['--no-node-snapshot', mainScript, 'hook-warm', socket], {
       detached: true,
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', log],
       cwd: dir,
       env,
     });
@@ -87,5 +100,7 @@ export function startWarm(socket: string, mainScript: string, env: NodeJS.Proces
     child.unref();
   } catch {
     // no warm process: the next call decides by itself again
+  } finally {
+    if (log !== undefined) fs.closeSync(log);
   }
 }

@@ -38,37 +38,62 @@ export async function serveWarmHooks(
   options: WarmOptions = {},
 ): Promise<number> {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  if (!privateToUser(path.dirname(socket), 'directory')) return 0;
+  if (!privateToUser(path.dirname(socket), 'directory')) {
+    process.stderr.write(
+      `toolgate hook-warm: ${path.dirname(socket)} is not private to this user; not listening there\n`,
+    );
+    return 0;
+  }
   const net = process.getBuiltinModule('node:net');
   let inFlight = 0;
   let idle: NodeJS.Timeout | undefined;
   const server = net.createServer({ allowHalfOpen: true }, (connection) => {
+    // Before anything is written: a caller that is already gone (another warm process's probe)
+    // makes the write fail, and an 'error' with no listener would end this process.
+    connection.on('error', () => connection.destroy());
     connection.write(ACK);
-    clearTimeout(idle);
     inFlight++;
+    rearm();
     connection.once('close', () => {
-      if (--inFlight === 0) idle = setTimeout(stop, idleMs);
+      inFlight--;
+      rearm();
     });
     receive(connection, run);
   });
+  /** The idle clock runs only while no call is in flight. */
+  function rearm(): void {
+    clearTimeout(idle);
+    idle = inFlight === 0 ? setTimeout(() => stop('idle'), idleMs) : undefined;
+  }
   server.maxConnections = MAX_CONNECTIONS;
-  if (!(await listen(net, server, socket))) return 0;
+  const refused = await listen(net, server, socket);
+  if (refused !== undefined) {
+    process.stderr.write(`toolgate hook-warm: not listening on ${socket}: ${refused}\n`);
+    return 0;
+  }
   const ours = fs.lstatSync(socket).ino;
+  try {
+    // Started: the hook that started it throttles starts by this log's age (warm-client.ts).
+    fs.utimesSync(`${socket}.log`, 0, 0);
+  } catch {}
   const stopped = new Promise<number>((resolve) => server.once('close', () => resolve(0)));
-  function stop(): void {
+  function stop(why: string): void {
+    process.stderr.write(`toolgate hook-warm: leaving (${why})\n`);
+    clearTimeout(idle);
     server.close();
     try {
       if (fs.lstatSync(socket).ino === ours) fs.unlinkSync(socket);
     } catch {}
   }
-  idle = setTimeout(stop, idleMs);
+  rearm();
   const check = setInterval(
     () => {
       let stillOurs = false;
       try {
         stillOurs = fs.lstatSync(socket).ino === ours;
       } catch {}
-      if (!stillOurs || (options.current !== undefined && !options.current())) stop();
+      if (!stillOurs) stop('its socket was removed or replaced');
+      else if (options.current !== undefined && !options.current()) stop('its build was replaced');
     },
     Math.min(CHECK_MS, idleMs / 4),
   );
@@ -79,10 +104,16 @@ export async function serveWarmHooks(
 
 /**
  * Listens on `socket`: at once when the name is free; when a socket file is there, only if no
- * process answers on it (one that died left it), removing it first. False when another warm
- * process has it, or it is not ours to remove.
+ * process answers on it (one that died left it), removing it first. Else says why not.
  */
-async function listen(net: typeof import('node:net'), server: Server, socket: string): Promise<boolean> {
+async function listen(
+  net: typeof import('node:net'),
+  server: Server,
+  socket: string,
+): Promise<string | undefined> {
+  // Born private: callers pass over a socket anyone else could reach (warm.ts), so one made
+  // with the usual umask, between listen and chmod, would send them to start another process.
+  process.umask(0o077);
   const attempt = () =>
     new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
       const failed = (err: NodeJS.ErrnoException) => resolve(err);
@@ -93,22 +124,24 @@ async function listen(net: typeof import('node:net'), server: Server, socket: st
       });
     });
   let err = await attempt();
-  if (err?.code === 'EADDRINUSE' && privateToUser(socket, 'socket') && !(await answers(net, socket))) {
+  if (err?.code === 'EADDRINUSE') {
+    if (!privateToUser(socket, 'socket'))
+      return 'something else of that name is there, and not ours to remove';
+    if (await answers(net, socket)) return 'another warm process answers there';
     try {
       fs.unlinkSync(socket);
     } catch {}
     err = await attempt();
   }
-  if (err !== undefined) return false;
+  if (err !== undefined) return err.message;
   fs.chmodSync(socket, 0o600);
-  return true;
+  return undefined;
 }
 
 function receive(connection: Socket, run: RunHook): void {
   const chunks: Buffer[] = [];
   let size = 0;
   connection.setTimeout(REQUEST_READ_MS, () => connection.destroy());
-  connection.on('error', () => connection.destroy());
   connection.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > MAX_REQUEST_BYTES) connection.destroy();

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { askWarm } from '../../src/cli/warm-client.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -17,16 +17,25 @@ const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-warm-')));
 const ws = path.join(base, 'ws');
 const other = path.join(base, 'other');
-const warmDir = path.join(base, 'cache', 'toolgate', 'warm');
-const IDLE_MS = 4000;
-const env = {
+// Long enough for the steps of one test to find it there; short enough to wait for in the last.
+const IDLE_MS = 8000;
+const baseEnv = {
   PATH: process.env.PATH,
   HOME: path.join(base, 'home'),
   XDG_CONFIG_HOME: path.join(base, 'config'),
-  XDG_CACHE_HOME: path.join(base, 'cache'),
   TOOLGATE_MANAGED_POLICY: path.join(base, 'no-managed.yaml'),
   TOOLGATE_WARM_IDLE_MS: String(IDLE_MS),
 };
+// Each test has a cache directory of its own, so its warm processes, sockets and logs are its own.
+let cases = 0;
+let env: Record<string, string | undefined> = baseEnv;
+let warmDir = '';
+beforeEach(() => {
+  const cache = path.join(base, `cache-${++cases}`);
+  env = { ...baseEnv, XDG_CACHE_HOME: cache };
+  warmDir = path.join(cache, 'toolgate', 'warm');
+});
+afterEach(() => stopWarmProcesses());
 
 beforeAll(() => {
   if (!fs.existsSync(CLI)) throw new Error(`build first (npm run build): ${CLI} is missing`);
@@ -34,7 +43,7 @@ beforeAll(() => {
     fs.mkdirSync(path.join(dir, '.toolgate'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'README.md'), '# ws\n');
   }
-  fs.mkdirSync(env.HOME, { recursive: true });
+  fs.mkdirSync(baseEnv.HOME, { recursive: true });
   fs.writeFileSync(
     path.join(other, '.toolgate', 'policy.yaml'),
     'version: 1\nextends: builtin:default\nrules:\n  - deny: "Bash(npm test)"\n',
@@ -64,7 +73,7 @@ function warmPids(): number[] {
 function stopWarmProcesses(): void {
   for (const pid of warmPids()) {
     try {
-      process.kill(pid);
+      process.kill(pid, 'SIGKILL'); // no cleanup: what a crash leaves
     } catch {}
   }
 }
@@ -73,8 +82,26 @@ const sockets = () =>
   fs.existsSync(warmDir) ? fs.readdirSync(warmDir).filter((f) => f.endsWith('.sock')) : [];
 
 async function until(what: string, test: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!test()) throw new Error(`timed out waiting until ${what}`);
+  for (let i = 0; i < 400 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!test()) {
+    const seen = fs.existsSync(warmDir)
+      ? fs.readdirSync(warmDir).map((f) => {
+          const st = fs.statSync(path.join(warmDir, f));
+          const text = f.endsWith('.log') ? fs.readFileSync(path.join(warmDir, f), 'utf8') : '';
+          return `${f} ${new Date(st.mtimeMs).toISOString()} ${text}`;
+        })
+      : [];
+    const procs = warmPids().map((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(0, 60));
+    throw new Error(
+      `timed out waiting until ${what} (warm/: ${seen.join('; ')}) (processes: ${procs.join(' | ')})`,
+    );
+  }
+}
+
+/** One warm process for `ws`'s calls, listening: started by a call if there is none. */
+async function running(): Promise<void> {
+  if (warmPids().length === 0) warm(ws, requests(ws)[0]!);
+  await until('a warm process listens', () => warmPids().length === 1 && sockets().length === 1);
 }
 
 const hookInput = (cwd: string, tool: string, input: unknown, mode = 'default') =>
@@ -136,7 +163,7 @@ describe('toolgate hook --warm', () => {
   }, 120_000);
 
   it('is the warm process that answers, and it sees a policy edit on the next call', async () => {
-    await until('the warm process listens', () => sockets().length === 1);
+    await running();
     const socket = path.join(warmDir, sockets()[0]!);
     const npmTest = hookInput(ws, 'Bash', { command: 'npm test' });
     const ask = (stdin: string) => askWarm(socket, { v: 2, argv: ['--warm'], cwd: ws, stdin });
@@ -162,8 +189,8 @@ describe('toolgate hook --warm', () => {
   }, 120_000);
 
   it('answers a caller with another environment from a warm process of its own', async () => {
-    await until('the warm process listens', () => sockets().length === 1);
     fs.writeFileSync(path.join(ws, '.toolgate', 'policy.yaml'), 'version: 1\nextends: builtin:default\n');
+    await running();
     const otherEnv = { ...env, TOOLGATE_MANAGED_POLICY: path.join(base, 'managed.yaml') };
     fs.writeFileSync(
       otherEnv.TOOLGATE_MANAGED_POLICY,
@@ -190,14 +217,10 @@ describe('toolgate hook --warm', () => {
     }
     // and the first environment's calls are still answered without the managed policy
     expect(JSON.parse(warm(ws, read).stdout).hookSpecificOutput.permissionDecision).toBe('allow');
-    stopWarmProcesses();
-    await until('both have stopped', () => warmPids().length === 0);
-    for (const socket of sockets()) fs.rmSync(path.join(warmDir, socket));
   }, 120_000);
 
   it('does not use or start a warm process where the cache directory is not private', async () => {
-    stopWarmProcesses();
-    await until('the warm processes have stopped', () => warmPids().length === 0);
+    fs.mkdirSync(warmDir, { recursive: true });
     fs.chmodSync(warmDir, 0o755);
     try {
       const before = sockets();
@@ -248,6 +271,7 @@ describe('toolgate hook --warm', () => {
   }, 120_000);
 
   it('decides by itself when the warm process is gone or its socket is stale, and starts a new one', async () => {
+    await running();
     stopWarmProcesses();
     await until('the warm process has stopped', () => warmPids().length === 0);
     // a killed process leaves its socket file behind: nothing answers on it
@@ -259,8 +283,7 @@ describe('toolgate hook --warm', () => {
 
   it('leaves when its build is replaced', async () => {
     const hookBundle = path.join(ROOT, 'dist', 'cli', 'hook.cjs');
-    warm(ws, requests(ws)[0]!);
-    await until('a warm process runs', () => warmPids().length === 1);
+    await running();
     const [pid] = warmPids();
     fs.utimesSync(hookBundle, new Date(), new Date()); // what a new build or install does
     await until('it has left', () => !warmPids().includes(pid!));
@@ -270,8 +293,35 @@ describe('toolgate hook --warm', () => {
     await until('a warm process runs again', () => warmPids().length === 1);
   }, 120_000);
 
+  it('starts a warm process that cannot listen at most once a minute, and its log says why', async () => {
+    await running();
+    const socket = path.join(warmDir, sockets()[0]!);
+    stopWarmProcesses();
+    await until('it has stopped', () => warmPids().length === 0);
+    fs.rmSync(socket, { force: true });
+    fs.writeFileSync(socket, 'not a socket'); // something of that name that is not ours to remove
+    const read = requests(ws)[0]!;
+    const expected = await source(ws, read);
+    const log = `${socket}.log`;
+    fs.utimesSync(log, 0, 0); // no start within the minute
+    expect(warm(ws, read)).toEqual(expected); // decided here; a start is tried
+    await until('the warm process has said why it gave up', () =>
+      fs.readFileSync(log, 'utf8').includes('not listening'),
+    );
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/something else of that name is there/);
+    const tried = fs.statSync(log).mtimeMs;
+    expect(warm(ws, read)).toEqual(expected); // decided here, and no new start
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(fs.statSync(log).mtimeMs).toBe(tried);
+    expect(warmPids()).toEqual([]);
+    fs.rmSync(socket);
+    fs.utimesSync(log, 0, 0); // (as if the minute had passed)
+    expect(warm(ws, read)).toEqual(expected);
+    await until('a warm process runs again', () => warmPids().length === 1);
+  }, 120_000);
+
   it('exits when idle, and removes its socket', async () => {
-    await until('a warm process runs', () => warmPids().length === 1);
+    await running();
     await until('it has exited, idle', () => warmPids().length === 0);
     expect(sockets()).toEqual([]);
   }, 120_000);
