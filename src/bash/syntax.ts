@@ -4,6 +4,7 @@ import {
   type NativeCursor,
   type NativeNodes,
   type NativeTree,
+  withLanguage,
 } from './grammar.js';
 
 /**
@@ -49,7 +50,7 @@ export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): S
     return { ok: false, reason: `too complex: ${source.length} characters (limit ${LIMITS.maxSourceChars})` };
   }
   const g = loadGrammar();
-  const tree = parseWithBuffer(g.parser, source);
+  const tree = g.parse(source);
   if (walk === 'bulk' && bulkWalkWorks(g)) {
     const copied = bulkCopy(g, g.nodes!, tree);
     if (copied !== undefined) return copied;
@@ -59,7 +60,7 @@ export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): S
 
 function cursorCopy(g: Grammar, tree: NativeTree): SyntaxResult {
   // One root node for the cursor and the error flag: each `tree.rootNode` crosses into C++.
-  const rootNode = tree.rootNode;
+  const rootNode = withLanguage(g, tree).rootNode;
   const hasError = rootNode.hasError;
   const cursor = cursorAt(tree, rootNode);
   const root: MutableNode = {
@@ -263,9 +264,12 @@ function bulkWalkWorks(g: Grammar): boolean {
   const nodes = g.nodes;
   if (nodes === undefined) return false;
   try {
-    const tree = parseWithBuffer(g.parser, BULK_CHECK_LINE);
-    const bulk = bulkCopy(g, nodes, tree);
-    const cursor = JSON.stringify(cursorCopy(g, tree)).replace('"walk":"cursor"', '"walk":"bulk"');
+    // The binding's parse and the bulk walk, against tree-sitter's own parse and the cursor.
+    const bulk = bulkCopy(g, nodes, g.parse(BULK_CHECK_LINE));
+    const cursor = JSON.stringify(cursorCopy(g, g.wrappedParse(BULK_CHECK_LINE))).replace(
+      '"walk":"cursor"',
+      '"walk":"bulk"',
+    );
     bulkVerdict = bulk !== undefined && JSON.stringify(bulk) === cursor;
   } catch {
     bulkVerdict = false;
@@ -313,25 +317,6 @@ function isNamed(g: Grammar, id: number): boolean {
 }
 
 // ---------------------------------------------------------------- the native calls
-
-/** The binding's parse, with the options grammar.ts's view of it leaves out. */
-interface SizedParser {
-  parse(
-    source: string,
-    oldTree: undefined,
-    options: { bufferSize: number },
-  ): ReturnType<Grammar['parser']['parse']>;
-}
-
-/**
- * Parses with an input buffer the size of the line. Without `bufferSize` the binding allocates
- * and zero-fills a 32K-unit (64 KB) buffer on every parse: as much memory traffic as the parse
- * of a short line, and the whole L1 data cache evicted before the walk. One unit more than the
- * line: the binding's string copy keeps the last unit for a terminating zero.
- */
-function parseWithBuffer(parser: Grammar['parser'], source: string) {
-  return (parser as SizedParser).parse(source, undefined, { bufferSize: source.length + 1 });
-}
 
 // ---------------------------------------------------------------- one cursor for every parse
 
