@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import path from 'node:path';
 import type { CliIO } from './io.js';
-import { ACK, privateToUser, type WarmAnswer, type WarmRequest } from './warm.js';
+import { ACK, parseWarmRequest, privateToUser, type WarmAnswer, type WarmRequest } from './warm.js';
 
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 /** A caller sends its whole request at once: one that trickles is dropped. */
@@ -149,7 +149,7 @@ function receive(connection: Socket, run: RunHook): void {
   });
   connection.on('end', () => {
     connection.setTimeout(0);
-    const request = parseRequest(Buffer.concat(chunks).toString('utf8'));
+    const request = parseWarmRequest(Buffer.concat(chunks).toString('utf8'));
     // A caller that gave up before its call started is not decided (nor logged) for nothing.
     if (connection.destroyed) return;
     void answer(request, run).then((a) => {
@@ -205,19 +205,4 @@ function answers(net: typeof import('node:net'), socket: string): Promise<boolea
     });
     probe.on('error', () => resolve(false));
   });
-}
-
-function parseRequest(text: string): WarmRequest | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const r = value as Record<string, unknown>;
-  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
-  if (r.v !== 2 || !strings(r.argv) || typeof r.cwd !== 'string' || typeof r.stdin !== 'string')
-    return undefined;
-  return value as WarmRequest;
 }

@@ -68,21 +68,35 @@ export function privateToUser(file: string, kind: 'directory' | 'socket'): boole
   }
 }
 
+/** The request if it is one, else undefined (the warm process then answers with a fallback). */
+export function parseWarmRequest(text: string): WarmRequest | undefined {
+  const r = jsonObject(text);
+  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (r?.v !== 2 || !strings(r.argv) || typeof r.cwd !== 'string' || typeof r.stdin !== 'string')
+    return undefined;
+  return r as unknown as WarmRequest;
+}
+
 /** The answer if it is one, else undefined: the caller then decides by itself. */
 export function parseWarmAnswer(text: string): WarmAnswer | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const a = value as Record<string, unknown>;
-  if (a.v !== 2) return undefined;
+  const a = jsonObject(text);
+  if (a?.v !== 2) return undefined;
   if (typeof a.fallback === 'string') return { v: 2, fallback: a.fallback };
   // A hook exits 0 (an answer, or no opinion) or 2 (block); anything else would let Claude
   // Code proceed, so it is not taken from a warm process: the call is decided here instead.
   if ((a.code !== 0 && a.code !== 2) || typeof a.stdout !== 'string' || typeof a.stderr !== 'string')
     return undefined;
   return { v: 2, code: a.code, stdout: a.stdout, stderr: a.stderr };
+}
+
+/** Zod is not loaded for this: a hook process pays for every module it loads. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
