@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -56,7 +57,8 @@ export interface Grammar {
   parser: NativeParser;
   /**
    * Parses `source` with an input buffer the size of the line, through the binding's own parse
-   * when it could be read before tree-sitter's JavaScript wrapped it (the wrapper makes a
+   * when it could be read before tree-sitter's JavaScript wrapped it, in a tested version of
+   * the binding (the wrapper makes a
    * closure per call and stores three properties on the tree, ~0.8 µs of a 9 µs parse); the
    * tree then has no `language`, which only tree-sitter's node objects need (see withLanguage).
    */
@@ -80,9 +82,13 @@ export function loadGrammar(): Grammar {
   const nodeGypBuild = require('node-gyp-build') as (dir: string) => unknown;
   // The binding tree-sitter's index.js loads (the same file, so the same module), read before
   // that file replaces Tree#rootNode with a getter that wraps the root in a cached object.
-  const runtime = nodeGypBuild(path.dirname(require.resolve('tree-sitter/package.json')));
-  const nativeRoot = nativeRootOf(runtime);
-  const nativeParse = nativeMethodOf(runtime, 'Parser', 'parse');
+  const runtimeDir = path.dirname(require.resolve('tree-sitter/package.json'));
+  const runtime = nodeGypBuild(runtimeDir);
+  // The binding's own functions only in a version they were read and tested against: another
+  // could lay its transfer buffer out otherwise, and a wrong reading there can crash the process.
+  const tested = TESTED_BINDINGS.includes(versionOf(runtimeDir));
+  const nativeRoot = tested ? nativeRootOf(runtime) : undefined;
+  const nativeParse = tested ? nativeMethodOf(runtime, 'Parser', 'parse') : undefined;
   const Parser = require('tree-sitter') as new () => NativeParser;
   const bash = nodeGypBuild(path.dirname(require.resolve('tree-sitter-bash/package.json'))) as {
     name: string;
@@ -98,11 +104,24 @@ export function loadGrammar(): Grammar {
         ? wrappedParse(parser)
         : bindingParse(parser, nativeParse),
     wrappedParse: wrappedParse(parser),
-    nodes: nativeNodes(runtime, nativeRoot),
+    nodes: tested ? nativeNodes(runtime, nativeRoot) : undefined,
     typeNames: [],
     namedById: [],
   };
   return grammar;
+}
+
+/** tree-sitter versions whose binding syntax.ts's bulk walk and the binding's parse were checked on. */
+const TESTED_BINDINGS: readonly string[] = ['0.25.1'];
+
+function versionOf(packageDir: string): string {
+  try {
+    const text = readFileSync(path.join(packageDir, 'package.json'), 'utf8');
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : '';
+  } catch {
+    return '';
+  }
 }
 
 type NativeFunction = (this: unknown, ...args: unknown[]) => unknown;

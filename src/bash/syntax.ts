@@ -51,9 +51,17 @@ export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): S
   }
   const g = loadGrammar();
   const tree = g.parse(source);
-  if (walk === 'bulk' && bulkWalkWorks(g)) {
-    const copied = bulkCopy(g, g.nodes!, tree);
-    if (copied !== undefined) return copied;
+  // Not re-entered: the slots and the binding's transfer buffer hold one copy at a time.
+  if (walk === 'bulk' && !copying && bulkWalkWorks(g)) {
+    copying = true;
+    try {
+      const copied = bulkCopy(g, g.nodes!, tree);
+      if (copied !== undefined) return copied;
+    } catch {
+      // an answer of the binding's this code does not expect: the cursor walk copies the tree
+    } finally {
+      copying = false;
+    }
   }
   return cursorCopy(g, tree);
 }
@@ -151,13 +159,23 @@ let slots = new Uint32Array(NODE_WORDS * 256);
  * (type ids and starts come with them), per named node one for its end. Undefined when the
  * binding answers in a way this code does not expect; the caller then walks with a cursor.
  */
-function bulkCopy(g: Grammar, nodes: NativeNodes, tree: NativeTree): SyntaxResult | undefined {
+let copying = false;
+
+/** `checkTypes`: also ask the binding each node's type, and give up where it differs from what the cursor taught. */
+function bulkCopy(
+  g: Grammar,
+  nodes: NativeNodes,
+  tree: NativeTree,
+  checkTypes = false,
+): SyntaxResult | undefined {
   const rootType = nodes.root(tree);
   const hasError = nodes.hasError(tree);
   const rootEnd = nodes.endIndex(tree);
   let transfer = nodes.transfer();
+  const rootName = rootType === undefined ? nodes.type(tree) : learnType(g, nodes, tree, rootType);
+  if (checkTypes && nodes.type(tree) !== rootName) return undefined;
   const root: MutableNode = {
-    type: rootType === undefined ? nodes.type(tree) : learnType(g, nodes, tree, rootType),
+    type: rootName,
     named: true,
     start: transfer[2]! >>> 1,
     end: rootEnd,
@@ -200,6 +218,9 @@ function bulkCopy(g: Grammar, nodes: NativeNodes, tree: NativeTree): SyntaxResul
       if (type === undefined) {
         copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
         type = learnType(g, nodes, tree, id);
+      } else if (checkTypes) {
+        copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
+        if (nodes.type(tree) !== type || nodes.isNamed(tree) !== isNamed(g, id)) return undefined;
       }
       let child: MutableNode;
       if (isNamed(g, id)) {
@@ -264,12 +285,13 @@ function bulkWalkWorks(g: Grammar): boolean {
   const nodes = g.nodes;
   if (nodes === undefined) return false;
   try {
-    // The binding's parse and the bulk walk, against tree-sitter's own parse and the cursor.
-    const bulk = bulkCopy(g, nodes, g.parse(BULK_CHECK_LINE));
+    // tree-sitter's own parse and cursor first: the type names are learnt from them, and the
+    // bulk walk over the binding's parse must find the same names, nodes and positions.
     const cursor = JSON.stringify(cursorCopy(g, g.wrappedParse(BULK_CHECK_LINE))).replace(
       '"walk":"cursor"',
       '"walk":"bulk"',
     );
+    const bulk = bulkCopy(g, nodes, g.parse(BULK_CHECK_LINE), true);
     bulkVerdict = bulk !== undefined && JSON.stringify(bulk) === cursor;
   } catch {
     bulkVerdict = false;

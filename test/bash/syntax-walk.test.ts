@@ -11,6 +11,8 @@ import { shellish } from '../helpers/shellish.js';
 const withoutWalk = (r: SyntaxResult) => (r.ok ? { ...r, tree: { ...r.tree, walk: undefined } } : r);
 
 describe('copying the syntax tree', () => {
+  // The bulk walk runs only on tree-sitter versions it was checked on (grammar.ts's
+  // TESTED_BINDINGS): after an upgrade this fails until the binding's layout is checked again.
   it('gives the same tree by either walk, on the corpus (all by the bulk walk)', () => {
     for (const { command } of loadCorpus('bash-labelled.jsonl')) {
       const bulk = parseSyntax(command);
