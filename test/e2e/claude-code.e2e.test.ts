@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLog } from '../../src/audit/verify.js';
 import { type MessagesApi, startMessagesApi, toolResults } from '../../src/demo/scripted-model.js';
+import { type CliRun, runProcess } from '../helpers/cli.js';
 import { claudeBinary } from './claude-bin.js';
 
 /**
@@ -49,7 +49,7 @@ function scenario(flags: readonly string[]): void {
     const id = (i: number) => `toolu_e2e_${String(i + 1).padStart(2, '0')}`;
 
     let api: MessagesApi;
-    let result: { code: number | null; stdout: string; stderr: string };
+    let result: CliRun;
 
     beforeAll(async () => {
       if (!fs.existsSync(CLI)) throw new Error(`build first (npm run build): ${CLI} is missing`);
@@ -99,35 +99,19 @@ function scenario(flags: readonly string[]): void {
         return { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' };
       });
 
-      result = await new Promise((resolve, reject) => {
-        const child = spawn(claude, ['-p', 'run the scripted calls', '--output-format', 'json'], {
-          cwd: ws,
-          env: {
-            PATH: process.env.PATH ?? '/usr/bin:/bin',
-            HOME: home,
-            ANTHROPIC_BASE_URL: api.url,
-            ANTHROPIC_API_KEY: 'sk-ant-loopback-test',
-            DISABLE_AUTOUPDATER: '1',
-            // a warm process left behind by a failed run leaves soon by itself
-            TOOLGATE_WARM_IDLE_MS: '20000',
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c.toString();
-        });
-        child.stderr.on('data', (c: Buffer) => {
-          stderr += c.toString();
-        });
-        const watchdog = setTimeout(() => child.kill('SIGKILL'), 240_000);
-        child.on('error', reject);
-        child.on('close', (code) => {
-          clearTimeout(watchdog);
-          resolve({ code, stdout, stderr });
-        });
+      result = await runProcess(claude, ['-p', 'run the scripted calls', '--output-format', 'json'], {
+        cwd: ws,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home,
+          ANTHROPIC_BASE_URL: api.url,
+          ANTHROPIC_API_KEY: 'sk-ant-loopback-test',
+          DISABLE_AUTOUPDATER: '1',
+          // a warm process left behind by a failed run leaves soon by itself
+          TOOLGATE_WARM_IDLE_MS: '20000',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        },
+        killAfterMs: 240_000,
       });
     }, 300_000);
 

@@ -16,22 +16,43 @@ export function runCli(
   args: string[],
   opts: { stdin?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliRun> {
+  return runProcess(process.execPath, ['--import', TSX, MAIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+    stdin: opts.stdin ?? '',
+  });
+}
+
+/**
+ * Runs a program to its end and collects what it wrote. No `stdin`: it gets none (not even an
+ * empty pipe). `killAfterMs`: a watchdog for programs that could hang a test run.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; killAfterMs?: number },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout!.on('data', (c: Buffer) => {
       stdout += c.toString();
     });
-    child.stderr.on('data', (c: Buffer) => {
+    child.stderr!.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
+    const watchdog =
+      opts.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? '');
+    child.on('close', (code) => {
+      clearTimeout(watchdog);
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
   });
 }
