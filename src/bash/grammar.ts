@@ -58,9 +58,9 @@ export interface Grammar {
   /**
    * Parses `source` with an input buffer the size of the line, through the binding's own parse
    * when it could be read before tree-sitter's JavaScript wrapped it, in a tested version of
-   * the binding (the wrapper makes a
-   * closure per call and stores three properties on the tree, ~0.8 µs of a 9 µs parse); the
-   * tree then has no `language`, which only tree-sitter's node objects need (see withLanguage).
+   * the binding (the wrapper makes a closure per call and stores three properties on the tree,
+   * ~0.8 µs of a 9 µs parse); the tree then has no `language`, which only tree-sitter's node
+   * objects need (see withLanguage).
    */
   parse(source: string): NativeTree;
   /** tree-sitter's own parse (with the same buffer), for checking `parse` against. */
@@ -87,7 +87,7 @@ export function loadGrammar(): Grammar {
   // The binding's own functions only in a version they were read and tested against: another
   // could lay its transfer buffer out otherwise, and a wrong reading there can crash the process.
   const tested = TESTED_BINDINGS.includes(versionOf(runtimeDir));
-  const nativeRoot = tested ? nativeRootOf(runtime) : undefined;
+  const nativeRoot = tested ? nativeMethodOf(runtime, 'Tree', 'rootNode') : undefined;
   const nativeParse = tested ? nativeMethodOf(runtime, 'Parser', 'parse') : undefined;
   const Parser = require('tree-sitter') as new () => NativeParser;
   const bash = nodeGypBuild(path.dirname(require.resolve('tree-sitter-bash/package.json'))) as {
@@ -96,14 +96,13 @@ export function loadGrammar(): Grammar {
   };
   const parser = new Parser();
   parser.setLanguage({ name: bash.name, language: bash.language });
+  const wrapped = wrappedParse(parser);
   grammar = {
     parser,
     // (both or neither: the root getter's fallback below needs the language the wrapper sets)
     parse:
-      nativeParse === undefined || nativeRoot === undefined
-        ? wrappedParse(parser)
-        : bindingParse(parser, nativeParse),
-    wrappedParse: wrappedParse(parser),
+      nativeParse === undefined || nativeRoot === undefined ? wrapped : bindingParse(parser, nativeParse),
+    wrappedParse: wrapped,
     nodes: tested ? nativeNodes(runtime, nativeRoot) : undefined,
     typeNames: [],
     namedById: [],
@@ -125,10 +124,6 @@ function versionOf(packageDir: string): string {
 }
 
 type NativeFunction = (this: unknown, ...args: unknown[]) => unknown;
-
-function nativeRootOf(runtime: unknown): NativeFunction | undefined {
-  return nativeMethodOf(runtime, 'Tree', 'rootNode');
-}
 
 /** A method of the binding's class as the binding made it; undefined once tree-sitter's JavaScript replaced it. */
 function nativeMethodOf(
