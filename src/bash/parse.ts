@@ -10,6 +10,7 @@ import type {
   SimpleCommand,
   VariableValues,
 } from './command-line.js';
+import { plainCommandLine } from './plain-words.js';
 import { parseSyntax, type SyntaxNode } from './syntax.js';
 import {
   decodeAnsiC,
@@ -21,12 +22,18 @@ import {
 } from './word.js';
 
 /**
- * Source text -> CommandLine. Walks the tree-sitter tree with an explicit list of the node
- * types it understands; anything else is recorded as a problem, which makes the line "too
+ * Source text -> CommandLine. A line of plain words is split directly (plain-words.ts, the
+ * same answer without the parse); any other line is parsed, and its tree-sitter tree walked
+ * with an explicit list of the node types it understands; anything else is recorded as a problem, which makes the line "too
  * complex" for the classifier (fail closed) while still collecting every command it can see,
  * so deny rules keep working on lines it cannot fully model.
  */
 export function parseCommandLine(source: string): CommandLine {
+  return plainCommandLine(source) ?? parseCommandLineTree(source);
+}
+
+/** Always through the parser (the plain-words reading is held to this in tests). */
+export function parseCommandLineTree(source: string): CommandLine {
   const syntax = parseSyntax(source);
   const walker = new Walker(source);
   if (!syntax.ok) {
@@ -34,6 +41,11 @@ export function parseCommandLine(source: string): CommandLine {
     return walker.result();
   }
   if (syntax.tree.hasError) walker.problem('bash syntax error: the parser could not read the whole line');
+  const dropped = syntax.tree.uncovered;
+  if (dropped >= 0)
+    walker.problem(
+      `parser disagreement: ${JSON.stringify(/^\S{1,20}/.exec(source.slice(dropped))?.[0] ?? source[dropped])} at offset ${dropped} is missing from the parse, and bash would run it`,
+    );
   walker.statements(syntax.tree.root.children);
   return walker.result();
 }

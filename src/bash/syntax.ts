@@ -28,6 +28,12 @@ export interface SyntaxTree {
   readonly root: SyntaxNode;
   /** tree-sitter found an ERROR or MISSING node somewhere. */
   readonly hasError: boolean;
+  /**
+   * The first offset of a character that is neither blank nor inside any token of the tree,
+   * or -1. tree-sitter-bash sometimes drops text without an ERROR node (`- A=1 ls` parses as
+   * `A=1 ls`): bash would run what it dropped, so such a tree is not a reading of the line.
+   */
+  readonly uncovered: number;
   /** How the tree was copied (for tests and benchmarks: both give the same tree). */
   readonly walk: 'bulk' | 'cursor';
 }
@@ -55,7 +61,7 @@ export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): S
   if (walk === 'bulk' && !copying && bulkWalkWorks(g)) {
     copying = true;
     try {
-      const copied = bulkCopy(g, g.nodes!, tree);
+      const copied = bulkCopy(g, g.nodes!, tree, source);
       if (copied !== undefined) return copied;
     } catch {
       // an answer of the binding's this code does not expect: the cursor walk copies the tree
@@ -63,10 +69,10 @@ export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): S
       copying = false;
     }
   }
-  return cursorCopy(g, tree);
+  return cursorCopy(g, tree, source);
 }
 
-function cursorCopy(g: Grammar, tree: NativeTree): SyntaxResult {
+function cursorCopy(g: Grammar, tree: NativeTree, source: string): SyntaxResult {
   // One root node for the cursor and the error flag: each `tree.rootNode` crosses into C++.
   const rootNode = withLanguage(g, tree).rootNode;
   const hasError = rootNode.hasError;
@@ -81,6 +87,10 @@ function cursorCopy(g: Grammar, tree: NativeTree): SyntaxResult {
   const stack: MutableNode[] = [root];
   let parent = root;
   let count = 1;
+  // Per open node: its end, and where its last child so far ended (for the gaps between them).
+  const openEnds: number[] = [root.end];
+  const lastEnds: number[] = [root.start];
+  let uncovered = firstNonBlank(source, 0, root.start);
   // Iterative pre-order walk: recursion depth is the input's nesting depth, which is untrusted.
   if (cursor.gotoFirstChild()) {
     parent.children = [];
@@ -91,26 +101,36 @@ function cursorCopy(g: Grammar, tree: NativeTree): SyntaxResult {
         return { ok: false, reason: `too complex: nested deeper than ${LIMITS.maxDepth} levels` };
       const id = cursor.nodeTypeId;
       const type = typeName(g, id, cursor);
-      // Anonymous tokens (`;`, `|`, `$(`) are read by type only: skip two native calls for them.
+      const start = cursor.startIndex;
+      const end = cursor.endIndex;
+      // Anonymous tokens (`;`, `|`, `$(`) are read by type only: their offsets are not kept.
       const node: MutableNode = isNamed(g, id)
-        ? { type, named: true, start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN }
+        ? { type, named: true, start, end, children: NO_CHILDREN }
         : { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
       (parent.children as SyntaxNode[]).push(node);
+      uncovered = earliest(uncovered, firstNonBlank(source, lastEnds[lastEnds.length - 1]!, start));
+      lastEnds[lastEnds.length - 1] = end;
       if (cursor.gotoFirstChild()) {
         node.children = [];
         stack.push(node);
+        openEnds.push(end);
+        lastEnds.push(start);
         parent = node;
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent() || stack.length === 1)
-          return { ok: true, tree: { root, hasError, walk: 'cursor' } };
+        uncovered = earliest(uncovered, firstNonBlank(source, lastEnds.pop()!, openEnds.pop()!));
+        if (!cursor.gotoParent() || stack.length === 1) {
+          uncovered = earliest(uncovered, firstNonBlank(source, root.end, source.length));
+          return { ok: true, tree: { root, hasError, uncovered, walk: 'cursor' } };
+        }
         stack.pop();
         parent = stack[stack.length - 1]!;
       }
     }
   }
-  return { ok: true, tree: { root, hasError, walk: 'cursor' } };
+  uncovered = earliest(uncovered, firstNonBlank(source, root.start, source.length));
+  return { ok: true, tree: { root, hasError, uncovered, walk: 'cursor' } };
 }
 
 const TOO_MANY_NODES: SyntaxResult = {
@@ -166,6 +186,7 @@ function bulkCopy(
   g: Grammar,
   nodes: NativeNodes,
   tree: NativeTree,
+  source: string,
   checkTypes = false,
 ): SyntaxResult | undefined {
   const rootType = nodes.root(tree);
@@ -184,6 +205,10 @@ function bulkCopy(
   copyWords(transfer, 0, slots, 0, NODE_WORDS);
   let used = 1;
   let count = 1;
+  let uncovered = earliest(
+    firstNonBlank(source, 0, root.start),
+    firstNonBlank(source, root.end, source.length),
+  );
   // Pending expansions: the node, its slot, its depth (parallel stacks, no per-node records).
   const pending: MutableNode[] = [root];
   const pendingSlot: number[] = [0];
@@ -209,6 +234,8 @@ function bulkCopy(
     const first = used;
     used += n;
     const children: MutableNode[] = [];
+    // Where the previous child ended: the text between two children must be blank.
+    let lastEnd = node.start;
     for (let i = 0; i < n; i++) {
       const id = kinds[i];
       // A node the binding already holds an object for comes back as that object: not ours.
@@ -223,15 +250,12 @@ function bulkCopy(
         if (nodes.type(tree) !== type || nodes.isNamed(tree) !== isNamed(g, id)) return undefined;
       }
       let child: MutableNode;
+      const start = slots[at + 2]! >>> 1;
+      let end: number;
       if (isNamed(g, id)) {
         copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
-        child = {
-          type,
-          named: true,
-          start: slots[at + 2]! >>> 1,
-          end: nodes.endIndex(tree),
-          children: NO_CHILDREN,
-        };
+        end = nodes.endIndex(tree);
+        child = { type, named: true, start, end, children: NO_CHILDREN };
         if (!TOKEN_TYPES.has(type)) {
           pending.push(child);
           pendingSlot.push(first + i);
@@ -239,15 +263,56 @@ function bulkCopy(
         }
       } else {
         child = { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
+        // An anonymous token is its type's text (`;`, `$(`): its end is asked only when not.
+        if (source.startsWith(type, start)) end = start + type.length;
+        else {
+          copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
+          end = nodes.endIndex(tree);
+        }
       }
+      if (start !== lastEnd) uncovered = earliest(uncovered, firstNonBlank(source, lastEnd, start));
+      lastEnd = end;
       children.push(child);
     }
+    if (lastEnd !== node.end) uncovered = earliest(uncovered, firstNonBlank(source, lastEnd, node.end));
     node.children = children;
   }
   // Every node the binding has, and none it has not: else a token type had children after all.
   copyWords(slots, 0, nodes.transfer(), 0, NODE_WORDS);
   if (nodes.descendantCount(tree) !== count) return undefined;
-  return { ok: true, tree: { root, hasError, walk: 'bulk' } };
+  return { ok: true, tree: { root, hasError, uncovered, walk: 'bulk' } };
+}
+
+// ---------------------------------------------------------------- what the tree covers
+
+/**
+ * The first offset in [from, to) of a character the grammar should not have skipped, or -1:
+ * all but spaces, tabs, line breaks and a backslash before a line break (a line continuation).
+ * A backslash before a space, which the grammar also skips, is an escaped space to bash.
+ */
+function firstNonBlank(source: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c) continue;
+    if (c === 0x5c) {
+      const next = source.charCodeAt(i + 1);
+      if (next === 0x0a) {
+        i++;
+        continue;
+      }
+      if (next === 0x0d && source.charCodeAt(i + 2) === 0x0a) {
+        i += 2;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** The earlier of two offsets, -1 meaning none. */
+function earliest(a: number, b: number): number {
+  return a < 0 ? b : b < 0 || a < b ? a : b;
 }
 
 /** A loop, not `set(subarray())`: a subarray is an object made per node. */
@@ -287,11 +352,11 @@ function bulkWalkWorks(g: Grammar): boolean {
   try {
     // tree-sitter's own parse and cursor first: the type names are learnt from them, and the
     // bulk walk over the binding's parse must find the same names, nodes and positions.
-    const cursor = JSON.stringify(cursorCopy(g, g.wrappedParse(BULK_CHECK_LINE))).replace(
+    const cursor = JSON.stringify(cursorCopy(g, g.wrappedParse(BULK_CHECK_LINE), BULK_CHECK_LINE)).replace(
       '"walk":"cursor"',
       '"walk":"bulk"',
     );
-    const bulk = bulkCopy(g, nodes, g.parse(BULK_CHECK_LINE), true);
+    const bulk = bulkCopy(g, nodes, g.parse(BULK_CHECK_LINE), BULK_CHECK_LINE, true);
     bulkVerdict = bulk !== undefined && JSON.stringify(bulk) === cursor;
   } catch {
     bulkVerdict = false;

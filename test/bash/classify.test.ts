@@ -350,6 +350,15 @@ describe('classifyBash', () => {
     ]);
   });
 
+  it('is not read-only where tree-sitter drops text bash would run', () => {
+    // tree-sitter-bash parses `- A=1 ls` as `A=1 ls`, with no error: bash runs a program `-`.
+    for (const line of ['- A=1 ls', 'ls; - A=1 ls', 'echo $(- X=1 cat f)']) {
+      const facts = classifyBash(line);
+      expect(facts.readOnly, line).toBe(false);
+      expect(facts.reasons.join('\n')).toMatch(/parser disagreement: "-" at offset \d+ is missing/);
+    }
+  });
+
   it('lists the commands and the files written', () => {
     const facts = classifyBash('cat a | tee b > c');
     expect(facts.commands).toEqual(['cat a', 'tee b']);

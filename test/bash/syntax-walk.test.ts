@@ -34,10 +34,26 @@ describe('copying the syntax tree', () => {
           expect(withoutWalk(bulk)).toEqual(withoutWalk(parseSyntax(s, 'cursor')));
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: Number(process.env.WALK_RUNS ?? 1500) },
     );
     // A fallback now and then is allowed (it is only slower); a walk never used is a defect.
     expect(bulkWalks / runs).toBeGreaterThan(0.95);
+  });
+
+  it('finds, by either walk, text the parser dropped without an error', () => {
+    const cases: [string, number][] = [
+      ['- A=1 ls', 0],
+      ['ls; - A=1 ls', 4],
+      ['echo $(- X=1 cat f)', 7],
+      ['ls \\\n  -la # note', -1],
+      ['echo \'a b\' "c $d" <<EOF\nbody\nEOF\n', -1],
+    ];
+    for (const [line, at] of cases) {
+      for (const walk of ['bulk', 'cursor'] as const) {
+        const r = parseSyntax(line, walk);
+        expect(r.ok && r.tree.uncovered, `${walk}: ${line}`).toBe(at);
+      }
+    }
   });
 
   it('stops at the same limits', () => {
