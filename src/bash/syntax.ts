@@ -166,6 +166,29 @@ const TOKEN_TYPES = new Set([
 ]);
 
 /**
+ * Node types whose last child always ends where they end, so its end needs no native call:
+ * in tree-sitter-bash's grammar each ends with a visible node (a command with its last argument
+ * or its name, a pipeline or list with its last statement, a redirect with its destination),
+ * never with a hidden token such as the `\n` that can close an `else` clause. Only in trees
+ * without errors (error recovery can end a node anywhere), and never when the node's last
+ * character is blank (no token ends with one); the tests hold the two walks equal.
+ */
+const ENDS_WITH_LAST_CHILD = new Set([
+  'command_name',
+  'command',
+  'pipeline',
+  'list',
+  'redirected_statement',
+  'file_redirect',
+  'simple_expansion',
+]);
+
+function isBlank(source: string, at: number): boolean {
+  const c = source.charCodeAt(at);
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
+}
+
+/**
  * How the binding passes a node through its transfer buffer: six 32-bit words (the node's id
  * in two, then its start byte, start row and column, and alias). The start byte is twice the
  * UTF-16 index, as the binding parses UTF-16.
@@ -173,6 +196,10 @@ const TOKEN_TYPES = new Set([
 const NODE_WORDS = 6;
 /** Nodes met and not yet expanded, six words each; grown on demand, kept between parses. */
 let slots = new Uint32Array(NODE_WORDS * 256);
+/** Nodes met and not yet expanded: the node, its slot, its depth (parallel stacks). */
+const pendingNodes: MutableNode[] = [];
+const pendingSlot: number[] = [];
+const pendingDepth: number[] = [];
 
 /**
  * The tree through the binding's node functions: per inner node one call for its children
@@ -209,10 +236,14 @@ function bulkCopy(
     firstNonBlank(source, 0, root.start),
     firstNonBlank(source, root.end, source.length),
   );
-  // Pending expansions: the node, its slot, its depth (parallel stacks, no per-node records).
-  const pending: MutableNode[] = [root];
-  const pendingSlot: number[] = [0];
-  const pendingDepth: number[] = [0];
+  // Kept between parses (the copy is never re-entered): three small arrays less per line.
+  const pending = pendingNodes;
+  pending.length = 0;
+  pending.push(root);
+  pendingSlot.length = 0;
+  pendingSlot.push(0);
+  pendingDepth.length = 0;
+  pendingDepth.push(0);
   while (pending.length > 0) {
     const node = pending.pop()!;
     const slot = pendingSlot.pop()!;
@@ -233,9 +264,14 @@ function bulkCopy(
     copyWords(transfer, 0, slots, used * NODE_WORDS, n * NODE_WORDS);
     const first = used;
     used += n;
-    const children: MutableNode[] = [];
+    // The binding's fresh list of ids becomes the list of children, each id read before its
+    // slot is overwritten (ids are small integers: the list changes kind, not storage).
+    const children = kinds as unknown as MutableNode[];
     // Where the previous child ended: the text between two children must be blank.
     let lastEnd = node.start;
+    // The slot of the previous child when its end was taken from its type's length (an
+    // anonymous token), -1 otherwise: asked of the binding only if text seems to follow it.
+    let guessedAt = -1;
     for (let i = 0; i < n; i++) {
       const id = kinds[i];
       // A node the binding already holds an object for comes back as that object: not ours.
@@ -251,11 +287,22 @@ function bulkCopy(
       }
       let child: MutableNode;
       const start = slots[at + 2]! >>> 1;
-      let end: number;
+      if (start !== lastEnd) {
+        let gap = firstNonBlank(source, lastEnd, start);
+        if (gap >= 0 && guessedAt >= 0) gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), start);
+        uncovered = earliest(uncovered, gap);
+      }
+      guessedAt = -1;
       if (isNamed(g, id)) {
-        copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
-        end = nodes.endIndex(tree);
-        child = { type, named: true, start, end, children: NO_CHILDREN };
+        if (
+          i === n - 1 &&
+          !hasError &&
+          ENDS_WITH_LAST_CHILD.has(node.type) &&
+          !isBlank(source, node.end - 1)
+        ) {
+          lastEnd = node.end;
+        } else lastEnd = endOf(nodes, tree, at);
+        child = { type, named: true, start, end: lastEnd, children: NO_CHILDREN };
         if (!TOKEN_TYPES.has(type)) {
           pending.push(child);
           pendingSlot.push(first + i);
@@ -263,24 +310,32 @@ function bulkCopy(
         }
       } else {
         child = { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
-        // An anonymous token is its type's text (`;`, `$(`): its end is asked only when not.
-        if (source.startsWith(type, start)) end = start + type.length;
-        else {
-          copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
-          end = nodes.endIndex(tree);
-        }
+        // An anonymous token mostly is its type's text (`;`, `$(`), but not always: `$$` can be
+        // one token of type `$`. The guess is checked against the binding when text follows it.
+        if (source.startsWith(type, start)) {
+          lastEnd = start + type.length;
+          guessedAt = at;
+        } else lastEnd = endOf(nodes, tree, at);
       }
-      if (start !== lastEnd) uncovered = earliest(uncovered, firstNonBlank(source, lastEnd, start));
-      lastEnd = end;
-      children.push(child);
+      children[i] = child;
     }
-    if (lastEnd !== node.end) uncovered = earliest(uncovered, firstNonBlank(source, lastEnd, node.end));
+    if (lastEnd !== node.end) {
+      let gap = firstNonBlank(source, lastEnd, node.end);
+      if (gap >= 0 && guessedAt >= 0) gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), node.end);
+      uncovered = earliest(uncovered, gap);
+    }
     node.children = children;
   }
   // Every node the binding has, and none it has not: else a token type had children after all.
   copyWords(slots, 0, nodes.transfer(), 0, NODE_WORDS);
   if (nodes.descendantCount(tree) !== count) return undefined;
   return { ok: true, tree: { root, hasError, uncovered, walk: 'bulk' } };
+}
+
+/** The end of the node in `slots` at `at`, asked of the binding. */
+function endOf(nodes: NativeNodes, tree: NativeTree, at: number): number {
+  copyWords(slots, at, nodes.transfer(), 0, NODE_WORDS);
+  return nodes.endIndex(tree);
 }
 
 // ---------------------------------------------------------------- what the tree covers

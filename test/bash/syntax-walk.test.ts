@@ -46,6 +46,10 @@ describe('copying the syntax tree', () => {
       ['ls; - A=1 ls', 4],
       ['echo $(- X=1 cat f)', 7],
       ['ls \\\n  -la # note', -1],
+      // one anonymous token of type `$` that is two characters long
+      ['%$$', -1],
+      // an `else` clause that ends with a newline no token holds
+      ['if a; then\n  b\nelse\n  c\nfi', -1],
       ['echo \'a b\' "c $d" <<EOF\nbody\nEOF\n', -1],
     ];
     for (const [line, at] of cases) {
