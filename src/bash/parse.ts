@@ -1,14 +1,15 @@
 import path from 'node:path';
-import type {
-  Assignment,
-  CommandKind,
-  CommandLine,
-  CwdSet,
-  Nesting,
-  Redirect,
-  RedirectOp,
-  SimpleCommand,
-  VariableValues,
+import {
+  ASSIGNING_BUILTINS,
+  type Assignment,
+  type CommandKind,
+  type CommandLine,
+  type CwdSet,
+  type Nesting,
+  type Redirect,
+  type RedirectOp,
+  type SimpleCommand,
+  type VariableValues,
 } from './command-line.js';
 import { plainCommandLine } from './plain-words.js';
 import { parseSyntax, type SyntaxNode } from './syntax.js';
@@ -1182,8 +1183,6 @@ const UNESCAPED_BLANK = /(^|[^\\])[ \t\n\r]/;
 /** Only backslash-newlines: bash removes them before it splits words, so they separate nothing. */
 const LINE_CONTINUATIONS = /^(?:\\\n)+$/;
 const INTEGER = /^[-+]?\d+$/;
-
-const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
 
 const KEYWORDS = new Set([
   'if',

@@ -1,4 +1,4 @@
-import type { CommandLine, SimpleCommand } from './command-line.js';
+import { ASSIGNING_BUILTINS, type CommandLine, type SimpleCommand } from './command-line.js';
 import { LIMITS } from './syntax.js';
 import type { Word } from './word.js';
 
@@ -9,8 +9,9 @@ import type { Word } from './word.js';
  * (letters, digits, `_ . / , : @ % + = -`) or a separating space, so there is nothing to
  * expand, quote, redirect or join: bash splits such a line on its spaces and nothing else.
  * Anything outside that (a quote, `$`, a glob, a tab, a newline, a non-ASCII letter) goes to
- * the parser, and so does any line whose words bash or the grammar may read as syntax: an
- * assignment first (`a=b cmd`), or a reserved or declaration word anywhere. The answer is the
+ * the parser, and so does any line whose words bash or the grammar may read as syntax (an
+ * assignment first, `a=b cmd`, or a reserved or declaration word anywhere) or that assigns
+ * variables (`read x`). The answer is the
  * CommandLine the parser gives for the same line, field for field; a property test holds the
  * two to that on generated lines and on every corpus line.
  */
@@ -43,6 +44,8 @@ export function plainCommandLine(source: string): CommandLine | undefined {
   }
   // No words: the parser says what an empty line is. The first word must be a plain name.
   if (argv.length === 0 || !PLAIN_COMMAND_NAME.test(argv[0]!.value)) return undefined;
+  // `read x` and the like assign the names they are given: the parser's walk records them.
+  if (ASSIGNING_BUILTINS.has(argv[0]!.value)) return undefined;
   const command: SimpleCommand = {
     kind: 'command',
     argv,

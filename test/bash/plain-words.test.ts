@@ -22,6 +22,8 @@ const TRICKY_WORDS = [
   // test operators, numbers in the grammar's number syntax, assignments, wrappers
   ...'-eq -ne -lt -le -gt -ge -nt -ot -ef -f -d -e -z -n -v -R =~ 0x1F -5 10 2 .'.split(' '),
   ...'a=b A_1=x a+=b =x x= a==b 1=2 %1 test echo env xargs find bash sh -c -exec git rm ls'.split(' '),
+  // builtins the parser's walk gives effects beyond argv: they assign names, change directory
+  ...'read mapfile readarray printf -v getopts cd pushd popd alias source . eval exec'.split(' '),
 ];
 
 const word = fc.oneof(
