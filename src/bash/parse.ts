@@ -45,7 +45,7 @@ export function parseCommandLineTree(source: string): CommandLine {
   const dropped = syntax.tree.uncovered;
   if (dropped >= 0)
     walker.problem(
-      `parser disagreement: ${JSON.stringify(/^\S{1,20}/.exec(source.slice(dropped))?.[0] ?? source[dropped])} at offset ${dropped} is missing from the parse, and bash would run it`,
+      `parser disagreement: ${JSON.stringify(/^\S{1,20}/.exec(source.slice(dropped))?.[0] ?? source[dropped])} at offset ${dropped} is in no part of the parse, but bash reads it`,
     );
   walker.statements(syntax.tree.root.children);
   return walker.result();

@@ -108,7 +108,10 @@ function cursorCopy(g: Grammar, tree: NativeTree, source: string): SyntaxResult 
         ? { type, named: true, start, end, children: NO_CHILDREN }
         : { type, named: false, start: -1, end: -1, children: NO_CHILDREN };
       (parent.children as SyntaxNode[]).push(node);
-      uncovered = earliest(uncovered, firstNonBlank(source, lastEnds[lastEnds.length - 1]!, start));
+      uncovered = earliest(
+        uncovered,
+        firstNonBlank(source, lastEnds[lastEnds.length - 1]!, start, parent.type),
+      );
       lastEnds[lastEnds.length - 1] = end;
       if (cursor.gotoFirstChild()) {
         node.children = [];
@@ -119,7 +122,10 @@ function cursorCopy(g: Grammar, tree: NativeTree, source: string): SyntaxResult 
         continue;
       }
       while (!cursor.gotoNextSibling()) {
-        uncovered = earliest(uncovered, firstNonBlank(source, lastEnds.pop()!, openEnds.pop()!));
+        uncovered = earliest(
+          uncovered,
+          firstNonBlank(source, lastEnds.pop()!, openEnds.pop()!, stack[stack.length - 1]!.type),
+        );
         if (!cursor.gotoParent() || stack.length === 1) {
           uncovered = earliest(uncovered, firstNonBlank(source, root.end, source.length));
           return { ok: true, tree: { root, hasError, uncovered, walk: 'cursor' } };
@@ -288,8 +294,9 @@ function bulkCopy(
       let child: MutableNode;
       const start = slots[at + 2]! >>> 1;
       if (start !== lastEnd) {
-        let gap = firstNonBlank(source, lastEnd, start);
-        if (gap >= 0 && guessedAt >= 0) gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), start);
+        let gap = firstNonBlank(source, lastEnd, start, node.type);
+        if (gap >= 0 && guessedAt >= 0)
+          gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), start, node.type);
         uncovered = earliest(uncovered, gap);
       }
       guessedAt = -1;
@@ -320,8 +327,9 @@ function bulkCopy(
       children[i] = child;
     }
     if (lastEnd !== node.end) {
-      let gap = firstNonBlank(source, lastEnd, node.end);
-      if (gap >= 0 && guessedAt >= 0) gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), node.end);
+      let gap = firstNonBlank(source, lastEnd, node.end, node.type);
+      if (gap >= 0 && guessedAt >= 0)
+        gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), node.end, node.type);
       uncovered = earliest(uncovered, gap);
     }
     node.children = children;
@@ -341,24 +349,28 @@ function endOf(nodes: NativeNodes, tree: NativeTree, at: number): number {
 // ---------------------------------------------------------------- what the tree covers
 
 /**
- * The first offset in [from, to) of a character the grammar should not have skipped, or -1:
- * all but spaces, tabs, line breaks and a backslash before a line break (a line continuation).
- * A backslash before a space, which the grammar also skips, is an escaped space to bash.
+ * The first offset in [from, to) of a character the grammar should not have skipped, or -1.
+ * Blank is what bash splits words on and tree-sitter skips alike: spaces, tabs, newlines, and
+ * a backslash before a newline (a line continuation). Not a carriage return, vertical tab or
+ * form feed, which tree-sitter skips but bash keeps in the word (`ls\v# ; rm x` runs `rm`),
+ * nor a backslash before a space, which is an escaped space to bash. Inside a heredoc body
+ * (`within`), the text before its first expansion is in no token; it is data, and only a `$`
+ * or a backquote there, which would start an expansion, counts.
  */
-function firstNonBlank(source: string, from: number, to: number): number {
+function firstNonBlank(source: string, from: number, to: number, within?: string): number {
+  if (within === 'heredoc_body') {
+    for (let i = from; i < to; i++) {
+      const c = source.charCodeAt(i);
+      if (c === 0x24 || c === 0x60) return i;
+    }
+    return -1;
+  }
   for (let i = from; i < to; i++) {
     const c = source.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c) continue;
-    if (c === 0x5c) {
-      const next = source.charCodeAt(i + 1);
-      if (next === 0x0a) {
-        i++;
-        continue;
-      }
-      if (next === 0x0d && source.charCodeAt(i + 2) === 0x0a) {
-        i += 2;
-        continue;
-      }
+    if (c === 0x20 || c === 0x09 || c === 0x0a) continue;
+    if (c === 0x5c && source.charCodeAt(i + 1) === 0x0a) {
+      i++;
+      continue;
     }
     return i;
   }

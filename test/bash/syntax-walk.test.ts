@@ -15,7 +15,7 @@ describe('copying the syntax tree', () => {
   // TESTED_BINDINGS): after an upgrade this fails until the binding's layout is checked again.
   it('gives the same tree by either walk, on the corpus (all by the bulk walk)', () => {
     for (const { command } of loadCorpus('bash-labelled.jsonl')) {
-      const bulk = parseSyntax(command);
+      const bulk = parseSyntax(command, 'bulk');
       expect(bulk.ok && bulk.tree.walk).toBe('bulk');
       expect(withoutWalk(bulk)).toEqual(withoutWalk(parseSyntax(command, 'cursor')));
     }
@@ -28,7 +28,7 @@ describe('copying the syntax tree', () => {
       fc.property(
         fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 }), shellish()),
         (s) => {
-          const bulk = parseSyntax(s);
+          const bulk = parseSyntax(s, 'bulk');
           runs++;
           if (bulk.ok && bulk.tree.walk === 'bulk') bulkWalks++;
           expect(withoutWalk(bulk)).toEqual(withoutWalk(parseSyntax(s, 'cursor')));
@@ -46,6 +46,11 @@ describe('copying the syntax tree', () => {
       ['ls; - A=1 ls', 4],
       ['echo $(- X=1 cat f)', 7],
       ['ls \\\n  -la # note', -1],
+      // heredoc text before an expansion is in no token, and is data
+      ['cat <<EOF\nHello $USER\nEOF', -1],
+      // blank to tree-sitter, part of a word to bash
+      ['ls\v# ; rm x', 2],
+      ['ls\r\nrm x', 2],
       // one anonymous token of type `$` that is two characters long
       ['%$$', -1],
       // an `else` clause that ends with a newline no token holds
@@ -65,7 +70,7 @@ describe('copying the syntax tree', () => {
       `${'$('.repeat(300)}ls${')'.repeat(300)}`,
       Array.from({ length: 25_000 }, () => 'a').join('|'),
     ]) {
-      const bulk = parseSyntax(line);
+      const bulk = parseSyntax(line, 'bulk');
       expect(bulk.ok).toBe(false);
       expect(parseSyntax(line, 'cursor').ok).toBe(false);
       if (!bulk.ok) expect(bulk.reason).toMatch(/^too complex: /);
