@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parse as shellQuote } from 'shell-quote';
 import { classifyBash } from '../dist/bash/classify.js';
+import { plainCommandLine } from '../dist/bash/plain-words.js';
+import { simpleSyntax } from '../dist/bash/simple-syntax.js';
 import { parseSyntax } from '../dist/bash/syntax.js';
 import { summarize, table, timeMicros } from './stats.js';
 
@@ -15,8 +17,8 @@ import { summarize, table, timeMicros } from './stats.js';
 // binding before tree-sitter's JavaScript wraps it (src/bash/grammar.ts). A process where other
 // code loaded tree-sitter first gets the same trees ~1.5 µs slower (the root then comes
 // through tree-sitter's getter, which makes and registers an object for it). A parse, not a
-// classification: a line of plain words is classified without loading the parser.
-parseSyntax('true');
+// classification: a simple line is classified without loading the parser.
+parseSyntax('true', 'bulk');
 
 const require = createRequire(import.meta.url);
 const rounds = Number(process.argv[2] ?? 30);
@@ -57,14 +59,51 @@ const rows = Object.entries(samples).map(([name, s]) => {
 console.log(`## bench/classify — ${lines.length} corpus lines x ${rounds} rounds (µs per line)\n`);
 console.log(table(['subject', 'median µs', 'p99 µs', 'median vs bare parse'], rows));
 
-// Where classifyBash's time goes: the parse with the input buffer it uses (the binding's
-// default zero-fills 64 KB per parse), then the copy of the tree it reads (src/bash/syntax.ts)
-// by the bulk walk it uses and by the cursor walk it falls back to. Measured on its own, after
+// The same samples by how classifyBash read each line: plain words split directly
+// (plain-words.ts), a simple line's tree built without the parser (simple-syntax.ts), or
+// parsed by tree-sitter. Each group beside the bare parse of the same lines.
+const pathOf = (l: string) =>
+  plainCommandLine(l) !== undefined
+    ? 'plain words'
+    : simpleSyntax(l) !== undefined
+      ? 'simple line, no parse'
+      : 'parsed';
+const byPath = new Map<string, { bare: number[]; classify: number[]; lines: number }>();
+for (const l of lines) {
+  const path = pathOf(l);
+  const group = byPath.get(path) ?? { bare: [], classify: [], lines: 0 };
+  group.lines++;
+  byPath.set(path, group);
+}
+lines.forEach((l, i) => {
+  const group = byPath.get(pathOf(l))!;
+  for (let r = 0; r < rounds; r++) {
+    const at = r * lines.length + i;
+    group.bare.push(samples['tree-sitter parse (bare)']![at]!);
+    group.classify.push(samples['classifyBash (toolgate)']![at]!);
+  }
+});
+console.log('\n### classifyBash by how it read the line\n');
+console.log(
+  table(
+    ['path', 'lines', 'classifyBash median µs', 'bare parse median µs', 'ratio'],
+    ['plain words', 'simple line, no parse', 'parsed'].map((path) => {
+      const g = byPath.get(path) ?? { bare: [], classify: [], lines: 0 };
+      const c = summarize(g.classify).median;
+      const b = summarize(g.bare).median;
+      return [path, String(g.lines), c, b, c / b];
+    }),
+  ),
+);
+
+// Where classifyBash's time goes on a line it parses: the parse with the input buffer it uses
+// (the binding's default zero-fills 64 KB per parse), then the copy of the tree it reads
+// (src/bash/syntax.ts) by the bulk walk it uses and by the cursor walk it falls back to. Measured on its own, after
 // the table above, so it does not change that table's conditions.
 const floor: Record<string, (l: string) => unknown> = {
   'tree-sitter parse (bare)': (l) => parser.parse(l),
   'parse, buffer sized to the line': (l) => parser.parse(l, undefined, { bufferSize: l.length + 1 }),
-  'parse + copy, bulk walk (used)': (l) => parseSyntax(l),
+  'parse + copy, bulk walk (used)': (l) => parseSyntax(l, 'bulk'),
   'parse + copy, cursor walk (fallback)': (l) => parseSyntax(l, 'cursor'),
 };
 for (const fn of Object.values(floor)) for (let i = 0; i < 3; i++) for (const l of lines) fn(l);

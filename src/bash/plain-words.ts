@@ -18,6 +18,12 @@ import type { Word } from './word.js';
 export function plainCommandLine(source: string): CommandLine | undefined {
   // The parser's size limit applies here too: a huge line of words is "too complex", not read.
   if (source.length > LIMITS.maxSourceChars) return undefined;
+  // Every character first: most lines that are not plain words say so early (a quote, a `|`),
+  // before any word of them is made.
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c !== SPACE && (c >= 128 || WORD_CHAR[c] !== 1)) return undefined;
+  }
   const argv: Word[] = [];
   let wordStart = -1;
   let commandStart = -1;
@@ -34,13 +40,11 @@ export function plainCommandLine(source: string): CommandLine | undefined {
       argv.push({ value: text, raw: text, expansions: [], dynamicStart: false });
       commandEnd = i;
       wordStart = -1;
-    } else if (c < 128 && WORD_CHAR[c] === 1) {
-      if (wordStart < 0) {
-        wordStart = i;
-        c0 = c;
-      }
+    } else if (wordStart < 0) {
+      wordStart = i;
+      c0 = c;
       if (commandStart < 0) commandStart = i;
-    } else return undefined;
+    }
   }
   // No words: the parser says what an empty line is. The first word must be a plain name.
   if (argv.length === 0 || !PLAIN_COMMAND_NAME.test(argv[0]!.value)) return undefined;
@@ -77,7 +81,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 const NO_VARIABLES: CommandLine['variables'] = new Map();
 
 /** The characters of an ordinary word: none of them starts an expansion, a quote or an operator. */
-const WORD_CHAR = new Uint8Array(128);
+export const WORD_CHAR = new Uint8Array(128);
 for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,:@%+=-') {
   WORD_CHAR[ch.charCodeAt(0)] = 1;
 }
@@ -88,7 +92,7 @@ for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
  * (`user@host` is a syntax error to it), starting with `-` (`- A=1 ls` loses its `-`) or with
  * `+:` (`a+:b`); the parse path answers those, as "not understood".
  */
-const PLAIN_COMMAND_NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*\+*$/;
+export const PLAIN_COMMAND_NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*\+*$/;
 
 /**
  * Words that bash or tree-sitter-bash may read as syntax rather than as a plain word: bash's
@@ -96,7 +100,7 @@ const PLAIN_COMMAND_NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*\+*$/;
  * as a declaration, not as a command with a word). Refused anywhere on the line, not only
  * first: which positions make them syntax is the parser's business.
  */
-const SYNTAX_WORDS: ReadonlySet<string> = new Set([
+export const SYNTAX_WORDS: ReadonlySet<string> = new Set([
   // bash reserved words made of word characters
   'case',
   'coproc',

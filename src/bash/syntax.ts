@@ -6,6 +6,7 @@ import {
   type NativeTree,
   withLanguage,
 } from './grammar.js';
+import { simpleSyntax } from './simple-syntax.js';
 
 /**
  * tree-sitter-bash trees (see grammar.ts for the loading) copied into plain objects in one
@@ -34,8 +35,11 @@ export interface SyntaxTree {
    * `A=1 ls`): bash would run what it dropped, so such a tree is not a reading of the line.
    */
   readonly uncovered: number;
-  /** How the tree was copied (for tests and benchmarks: both give the same tree). */
-  readonly walk: 'bulk' | 'cursor';
+  /**
+   * How the tree was made (for tests and benchmarks: all give the same tree): built without the
+   * parser for a simple line (simple-syntax.ts), or copied from tree-sitter's.
+   */
+  readonly walk: 'lexed' | 'bulk' | 'cursor';
 }
 
 export type SyntaxResult = { ok: true; tree: SyntaxTree } | { ok: false; reason: string };
@@ -50,15 +54,22 @@ export const LIMITS = {
 /** Most nodes are leaves: they share one empty list instead of allocating their own. */
 const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);
 
-/** `walk`: 'cursor' forces the fallback walk (tests compare the two). */
-export function parseSyntax(source: string, walk: 'bulk' | 'cursor' = 'bulk'): SyntaxResult {
+/**
+ * `walk`: 'auto' builds a simple line's tree without the parser and copies any other's by the
+ * bulk walk; 'bulk' and 'cursor' always parse, and copy by that walk (tests compare all three).
+ */
+export function parseSyntax(source: string, walk: 'auto' | 'bulk' | 'cursor' = 'auto'): SyntaxResult {
   if (source.length > LIMITS.maxSourceChars) {
     return { ok: false, reason: `too complex: ${source.length} characters (limit ${LIMITS.maxSourceChars})` };
+  }
+  if (walk === 'auto') {
+    const lexed = simpleSyntax(source);
+    if (lexed !== undefined) return { ok: true, tree: lexed };
   }
   const g = loadGrammar();
   const tree = g.parse(source);
   // Not re-entered: the slots and the binding's transfer buffer hold one copy at a time.
-  if (walk === 'bulk' && !copying && bulkWalkWorks(g)) {
+  if (walk !== 'cursor' && !copying && bulkWalkWorks(g)) {
     copying = true;
     try {
       const copied = bulkCopy(g, g.nodes!, tree, source);
