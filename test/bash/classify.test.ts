@@ -355,7 +355,9 @@ describe('classifyBash', () => {
     for (const line of ['- A=1 ls', 'ls; - A=1 ls', 'echo $(- X=1 cat f)']) {
       const facts = classifyBash(line);
       expect(facts.readOnly, line).toBe(false);
-      expect(facts.reasons.join('\n')).toMatch(/parser disagreement: "-" at offset \d+ is in no part of the parse/);
+      expect(facts.reasons.join('\n')).toMatch(
+        /parser disagreement: "-" at offset \d+ is in no part of the parse/,
+      );
     }
   });
 
