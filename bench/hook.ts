@@ -75,6 +75,8 @@ const BASH = 'git status && cat README.md | head';
 const cases = {
   Read: (cwd: string) => hookJson(cwd, 'Read', { file_path: path.join(cwd, 'README.md') }),
   Bash: (cwd: string) => hookJson(cwd, 'Bash', { command: BASH }),
+  // Plain words are read without tree-sitter (src/bash/plain-words.ts): its addons never load.
+  BashPlain: (cwd: string) => hookJson(cwd, 'Bash', { command: 'git status' }),
 };
 
 interface ProcSubject {
@@ -88,6 +90,12 @@ const procs: ProcSubject[] = [
   { name: "node -e ''", args: ['-e', ''], cwd: ws },
   { name: 'hook Read (default policy)', args: [main, 'hook'], input: cases.Read(ws), cwd: ws },
   { name: 'hook Bash (default policy)', args: [main, 'hook'], input: cases.Bash(ws), cwd: ws },
+  {
+    name: 'hook Bash `git status` (default policy)',
+    args: [main, 'hook'],
+    input: cases.BashPlain(ws),
+    cwd: ws,
+  },
   { name: 'hook Read (project policy)', args: [main, 'hook'], input: cases.Read(project), cwd: project },
   { name: 'hook Bash (project policy)', args: [main, 'hook'], input: cases.Bash(project), cwd: project },
   {
