@@ -152,6 +152,31 @@ describe('the built hook', () => {
     }
   });
 
+  it("loads tree-sitter's native addons only for a Bash line that needs the parser", () => {
+    // A preload that reports every native addon the process loads (the hook loads them with
+    // process.dlopen, from a cached path or through node-gyp-build).
+    const preload = path.join(base, 'report-dlopen.cjs');
+    fs.writeFileSync(
+      preload,
+      'const o = process.dlopen; process.dlopen = function (m, f, ...r) { process.stderr.write(`DLOPEN ${f}\\n`); return o.call(this, m, f, ...r); };',
+    );
+    const run = (command: string) =>
+      spawnSync(process.execPath, ['--require', preload, CLI, 'hook'], {
+        cwd: ws,
+        env,
+        input: hookInput('Bash', { command }),
+        encoding: 'utf8',
+      });
+    for (const simple of ['git status', 'git log --oneline | head -20', "npm test 2>&1 | grep -v 'warn'"]) {
+      const r = run(simple);
+      expect(r.stdout, simple).toMatch(/"permissionDecision"/);
+      expect(r.stderr, simple).not.toMatch(/DLOPEN/);
+    }
+    const parsed = run('echo "$HOME" | cat');
+    expect(parsed.stdout).toMatch(/"permissionDecision"/);
+    expect(parsed.stderr).toMatch(/DLOPEN .*tree[-_]sitter/);
+  });
+
   it('asks an Anthropic classifier in auto mode (here: one that cannot be reached, so it denies)', async () => {
     fs.writeFileSync(
       path.join(ws, '.toolgate', 'policy.yaml'),
