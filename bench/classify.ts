@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parse as shellQuote } from 'shell-quote';
 import { classifyBash } from '../dist/bash/classify.js';
-import { plainCommandLine } from '../dist/bash/plain-words.js';
 import { simpleSyntax } from '../dist/bash/simple-syntax.js';
 import { parseSyntax } from '../dist/bash/syntax.js';
 import { summarize, table, timeMicros } from './stats.js';
@@ -59,15 +58,10 @@ const rows = Object.entries(samples).map(([name, s]) => {
 console.log(`## bench/classify — ${lines.length} corpus lines x ${rounds} rounds (µs per line)\n`);
 console.log(table(['subject', 'median µs', 'p99 µs', 'median vs bare parse'], rows));
 
-// The same samples by how classifyBash read each line: plain words split directly
-// (plain-words.ts), a simple line's tree built without the parser (simple-syntax.ts), or
-// parsed by tree-sitter. Each group beside the bare parse of the same lines.
-const pathOf = (l: string) =>
-  plainCommandLine(l) !== undefined
-    ? 'plain words'
-    : simpleSyntax(l) !== undefined
-      ? 'simple line, no parse'
-      : 'parsed';
+// The same samples by how classifyBash read each line: a simple line's tree built without the
+// parser (simple-syntax.ts), or parsed by tree-sitter. Each group beside the bare parse of the
+// same lines.
+const pathOf = (l: string) => (simpleSyntax(l) !== undefined ? 'simple line, no parse' : 'parsed');
 const byPath = new Map<string, { bare: number[]; classify: number[]; lines: number }>();
 for (const l of lines) {
   const path = pathOf(l);
@@ -87,7 +81,7 @@ console.log('\n### classifyBash by how it read the line\n');
 console.log(
   table(
     ['path', 'lines', 'classifyBash median µs', 'bare parse median µs', 'ratio'],
-    ['plain words', 'simple line, no parse', 'parsed'].map((path) => {
+    ['simple line, no parse', 'parsed'].map((path) => {
       const g = byPath.get(path) ?? { bare: [], classify: [], lines: 0 };
       const c = summarize(g.classify).median;
       const b = summarize(g.bare).median;

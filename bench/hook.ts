@@ -75,7 +75,7 @@ const BASH = 'git status && cat README.md | head';
 const cases = {
   Read: (cwd: string) => hookJson(cwd, 'Read', { file_path: path.join(cwd, 'README.md') }),
   Bash: (cwd: string) => hookJson(cwd, 'Bash', { command: BASH }),
-  // Plain words are read without tree-sitter (src/bash/plain-words.ts): its addons never load.
+  // Simple lines are read without tree-sitter (src/bash/simple-syntax.ts), as is BASH above.
   BashPlain: (cwd: string) => hookJson(cwd, 'Bash', { command: 'git status' }),
 };
 

@@ -90,12 +90,3 @@ export interface CommandLine {
   /** Why the line is not fully understood; empty when every construct was modelled. */
   readonly problems: readonly string[];
 }
-
-/** Builtins that assign the variables they name (`read x`, `printf -v x`): the line taints those names. */
-export const ASSIGNING_BUILTINS: ReadonlySet<string> = new Set([
-  'read',
-  'mapfile',
-  'readarray',
-  'printf',
-  'getopts',
-]);

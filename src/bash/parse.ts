@@ -1,17 +1,15 @@
 import path from 'node:path';
-import {
-  ASSIGNING_BUILTINS,
-  type Assignment,
-  type CommandKind,
-  type CommandLine,
-  type CwdSet,
-  type Nesting,
-  type Redirect,
-  type RedirectOp,
-  type SimpleCommand,
-  type VariableValues,
+import type {
+  Assignment,
+  CommandKind,
+  CommandLine,
+  CwdSet,
+  Nesting,
+  Redirect,
+  RedirectOp,
+  SimpleCommand,
+  VariableValues,
 } from './command-line.js';
-import { plainCommandLine } from './plain-words.js';
 import { parseSyntax, type SyntaxNode } from './syntax.js';
 import {
   decodeAnsiC,
@@ -23,18 +21,13 @@ import {
 } from './word.js';
 
 /**
- * Source text -> CommandLine. A line of plain words is split directly (plain-words.ts, the
- * same answer without the parse); any other line is parsed, and its tree-sitter tree walked
- * with an explicit list of the node types it understands; anything else is recorded as a problem, which makes the line "too
- * complex" for the classifier (fail closed) while still collecting every command it can see,
- * so deny rules keep working on lines it cannot fully model.
+ * Source text -> CommandLine. Walks the syntax tree (tree-sitter's, or the same tree built
+ * without the parser for a simple line: syntax.ts) with an explicit list of the node types it
+ * understands; anything else is recorded as a problem, which makes the line "too complex" for
+ * the classifier (fail closed) while still collecting every command it can see, so deny rules
+ * keep working on lines it cannot fully model.
  */
 export function parseCommandLine(source: string): CommandLine {
-  return plainCommandLine(source) ?? parseCommandLineTree(source);
-}
-
-/** Always through the parser (the plain-words reading is held to this in tests). */
-export function parseCommandLineTree(source: string): CommandLine {
   const syntax = parseSyntax(source);
   const walker = new Walker(source);
   if (!syntax.ok) {
@@ -1234,4 +1227,13 @@ const ARITHMETIC_TYPES = new Set([
   'postfix_expression',
   'ternary_expression',
   'parenthesized_expression',
+]);
+
+/** Builtins that assign the variables they name (`read x`, `printf -v x`): the line taints those names. */
+const ASSIGNING_BUILTINS: ReadonlySet<string> = new Set([
+  'read',
+  'mapfile',
+  'readarray',
+  'printf',
+  'getopts',
 ]);

@@ -1,4 +1,3 @@
-import { PLAIN_COMMAND_NAME, SYNTAX_WORDS, WORD_CHAR } from './plain-words.js';
 import type { SyntaxNode, SyntaxTree } from './syntax.js';
 
 /**
@@ -143,7 +142,8 @@ function redirect(source: string, at: number): Token | undefined {
 
 /**
  * What tree-sitter makes of a plain word: `number` for an integer, `word` otherwise. Refused:
- * the words plain-words.ts refuses (reserved and declaration words, a leading `=`), and words
+ * reserved and declaration words and a leading `=` (an assignment, or `==` that tree-sitter reads
+ * as a test operator), and words
  * that start like a number without being one (`0x1F`, `5x`), which tree-sitter reads either way.
  */
 function wordKind(text: string): 'word' | 'number' | undefined {
@@ -293,3 +293,52 @@ function anonymous(type: string): SyntaxNode {
 function span(type: string, children: readonly SyntaxNode[]): SyntaxNode {
   return named(type, children[0]!.start, children[children.length - 1]!.end, children);
 }
+
+/** The characters of an ordinary word: none of them starts an expansion, a quote or an operator. */
+const WORD_CHAR = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,:@%+=-') {
+  WORD_CHAR[ch.charCodeAt(0)] = 1;
+}
+
+/**
+ * The command name, in the shapes names have (`git`, `./run.sh`, `/usr/bin/env`, `g++`): `=` in
+ * it may make it an assignment, and tree-sitter-bash misreads names with `@` or `%` in them
+ * (`user@host` is a syntax error to it), starting with `-` (`- A=1 ls` loses its `-`) or with
+ * `+:` (`a+:b`); the parse path answers those, as "not understood".
+ */
+const PLAIN_COMMAND_NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*\+*$/;
+
+/**
+ * Words that bash or tree-sitter-bash may read as syntax rather than as a plain word: bash's
+ * reserved words and the grammar's keywords and declaration commands (`export a=b` is parsed
+ * as a declaration, not as a command with a word). Refused anywhere on the line, not only
+ * first: which positions make them syntax is the parser's business.
+ */
+const SYNTAX_WORDS: ReadonlySet<string> = new Set([
+  // bash reserved words made of word characters
+  'case',
+  'coproc',
+  'do',
+  'done',
+  'elif',
+  'else',
+  'esac',
+  'fi',
+  'for',
+  'function',
+  'if',
+  'in',
+  'select',
+  'then',
+  'time',
+  'until',
+  'while',
+  // tree-sitter-bash's declaration and unset commands
+  'declare',
+  'typeset',
+  'export',
+  'readonly',
+  'local',
+  'unset',
+  'unsetenv',
+]);

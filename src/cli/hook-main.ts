@@ -37,7 +37,7 @@ export async function prepareCodeCache(): Promise<boolean> {
   try {
     const { classifyBash } = await import('../bash/classify.js');
     classifyBash('git status && cat README.md | head -n 5 > /dev/null');
-    classifyBash('git status'); // plain words: read without the parser (plain-words.ts)
+    classifyBash('echo "$HOME"'); // a line the parser reads (the one above is built without it)
   } catch {
     // no grammar: the cache simply holds less
   }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { classifyBash } from '../../src/bash/classify.js';
 import { simpleSyntax } from '../../src/bash/simple-syntax.js';
-import { parseSyntax, type SyntaxResult } from '../../src/bash/syntax.js';
+import { LIMITS, parseSyntax, type SyntaxResult } from '../../src/bash/syntax.js';
 import { loadCorpus } from '../helpers/corpus.js';
 
 /**
@@ -19,7 +20,8 @@ const TRICKY_WORDS = [
   ...'declare typeset export readonly local unset unsetenv'.split(' '),
   ...', = ++ -- += -= == + - / % : .. @ := :- %% // ,, U u a k _ -o -a -eq -f -z -n'.split(' '),
   ...'0 1 2 5 -5 10 -0 0x1F 5x 1e3 007 a=b A_1=x =x x= 1=2 %1 a@b x%y'.split(' '),
-  ...'ls git cat grep echo head tail sort wc find xargs bash sh -c env read printf cd test'.split(' '),
+  ...'ls git cat grep echo head tail sort wc find xargs bash sh -c env test'.split(' '),
+  ...'read mapfile readarray printf -v getopts cd pushd popd alias source . eval exec'.split(' '),
 ];
 const QUOTED = ["''", "'a b'", "'*.ts'", "'$HOME'", "'a|b'", "'x;y'", "'\"'", "'\\'", "'a  b'", "'#c'"];
 const NAME_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789_./-+'.split('');
@@ -182,6 +184,15 @@ describe('the tree of a simple line, built without the parser', () => {
       const r = parseSyntax(source);
       expect(r.ok && r.tree.walk, source).toBe('lexed');
     }
+  });
+
+  it("keeps the parser's size limit: a huge simple line is too complex, not read-only", () => {
+    const huge = `echo ${'a '.repeat(LIMITS.maxSourceChars)}`;
+    const r = parseSyntax(huge);
+    expect(r.ok).toBe(false);
+    const facts = classifyBash(huge);
+    expect(facts.readOnly).toBe(false);
+    expect(facts.reasons.join('\n')).toMatch(/too complex/);
   });
 
   it('leaves to the parser what it does not model', () => {
