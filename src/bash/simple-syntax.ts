@@ -1,3 +1,4 @@
+import { LIMITS } from './limits.js';
 import type { SyntaxNode, SyntaxTree } from './syntax.js';
 
 /**
@@ -13,6 +14,8 @@ import type { SyntaxNode, SyntaxTree } from './syntax.js';
  * where tree-sitter may read something else, a word run into a quote or a redirect.
  */
 export function simpleSyntax(source: string): SyntaxTree | undefined {
+  // Past the parser's size limit a line is "too complex" (syntax.ts), simple or not.
+  if (source.length > LIMITS.maxSourceChars) return undefined;
   const tokens = lex(source);
   if (tokens === undefined || tokens.length === 0) return undefined;
   const children: SyntaxNode[] = [];

@@ -6,6 +6,7 @@ import {
   type NativeTree,
   withLanguage,
 } from './grammar.js';
+import { LIMITS } from './limits.js';
 import { simpleSyntax } from './simple-syntax.js';
 
 /**
@@ -44,12 +45,7 @@ export interface SyntaxTree {
 
 export type SyntaxResult = { ok: true; tree: SyntaxTree } | { ok: false; reason: string };
 
-/** Beyond these, a line is "too complex": the answer is immediate, and memory stays bounded. */
-export const LIMITS = {
-  maxSourceChars: 65_536,
-  maxNodes: 60_000,
-  maxDepth: 200,
-} as const;
+export { LIMITS };
 
 /** Most nodes are leaves: they share one empty list instead of allocating their own. */
 const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);

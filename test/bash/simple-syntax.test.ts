@@ -188,6 +188,8 @@ describe('the tree of a simple line, built without the parser', () => {
 
   it("keeps the parser's size limit: a huge simple line is too complex, not read-only", () => {
     const huge = `echo ${'a '.repeat(LIMITS.maxSourceChars)}`;
+    expect(simpleSyntax(huge)).toBeUndefined();
+    expect(simpleSyntax(`a ${'b'.repeat(LIMITS.maxSourceChars - 1)}`)).toBeUndefined();
     const r = parseSyntax(huge);
     expect(r.ok).toBe(false);
     const facts = classifyBash(huge);
