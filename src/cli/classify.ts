@@ -46,7 +46,9 @@ function result(command: string, facts: BashFacts) {
 function describe(command: string, facts: BashFacts): string {
   const yes = (b: boolean) => (b ? 'yes' : 'no');
   const lines = [
-    command,
+    // A control character (a carriage return, a vertical tab) would vanish or rewrite the
+    // terminal line; shown escaped, the reader sees what the classifier saw.
+    CONTROL.test(command) ? JSON.stringify(command) : command,
     `  read-only:        ${yes(facts.readOnly)}`,
     `  concurrency-safe: ${yes(facts.concurrencySafe)}`,
     `  destructive:      ${yes(facts.destructive)}`,
@@ -75,3 +77,6 @@ async function classifyStream(io: CliIO): Promise<number> {
   );
   return bad > 0 ? 1 : 0;
 }
+
+/** Any C0 control character but newline and tab, and DEL. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
