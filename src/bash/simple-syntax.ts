@@ -3,14 +3,15 @@ import type { SyntaxNode, SyntaxTree } from './syntax.js';
 
 /**
  * The syntax tree of a simple line, built without the parser: commands of plain words and
- * single-quoted strings, joined by `|`, `&&`, `||` and `;`, with `>`, `>>`, `<`, `N>` and
- * `N>&M` redirects at the end of a statement's first or last command (`npm test 2>&1 | tail`,
- * `git log --oneline | head -20`, `cd src && ls > files.txt`). Over half the labelled corpus,
+ * quoted strings that are their own text (`'...'`, and `"..."` without `$`, backquotes,
+ * backslashes or `!`), joined by `|`, `&&`, `||` and `;`, with `>`, `>>`, `<`, `N>` and `N>&M`
+ * redirects at the end of a statement's first or last command (`npm test 2>&1 | tail`,
+ * `git commit -m "Fix typo"`, `cd src && ls > files.txt`). Over half the labelled corpus,
  * and most of what agents run. The tree is the one tree-sitter-bash gives for the line, node for
  * node and offset for offset (its quirks included: a redirect at the end of a list applies to
  * the whole list), so parse.ts reads it like any other; a property test holds the two equal on
  * generated lines and on the corpus. Anything else, or anything in doubt, is left to the parser
- * (undefined): a quote of another kind, `$`, a glob, a tab, a newline, `&`, a heredoc, a number
+ * (undefined): an expansion (`$`, a glob, `~`, braces), a tab, a newline, `&`, a heredoc, a number
  * where tree-sitter may read something else, a word run into a quote or a redirect.
  */
 export function simpleSyntax(source: string): SyntaxTree | undefined {
@@ -35,7 +36,11 @@ export function simpleSyntax(source: string): SyntaxTree | undefined {
 }
 
 type Token =
-  | { readonly kind: 'word' | 'number' | 'raw_string'; readonly start: number; readonly end: number }
+  | {
+      readonly kind: 'word' | 'number' | 'raw_string' | 'string';
+      readonly start: number;
+      readonly end: number;
+    }
   | { readonly kind: 'op'; readonly op: Operator; readonly start: number; readonly end: number }
   | { readonly kind: 'redirect'; readonly node: SyntaxNode; readonly start: number; readonly end: number };
 
@@ -46,6 +51,7 @@ const MAX_TOKENS = 256;
 
 const SPACE = 0x20;
 const QUOTE = 0x27;
+const DOUBLE_QUOTE = 0x22;
 const PIPE = 0x7c;
 const AMP = 0x26;
 const SEMI = 0x3b;
@@ -92,6 +98,17 @@ function lex(source: string): Token[] | undefined {
       }
       if (j >= n || !endsToken(source, j + 1)) return undefined;
       tokens.push({ kind: 'raw_string', start: i, end: j + 1 });
+      i = j + 1;
+    } else if (c === DOUBLE_QUOTE) {
+      // Only text that expands to itself: no `$`, backquote, backslash, or `!`.
+      let j = i + 1;
+      while (j < n && source.charCodeAt(j) !== DOUBLE_QUOTE) {
+        const q = source.charCodeAt(j);
+        if (q < 0x20 || q > 0x7e || q === 0x24 || q === 0x60 || q === 0x5c || q === 0x21) return undefined;
+        j++;
+      }
+      if (j >= n || !endsToken(source, j + 1)) return undefined;
+      tokens.push({ kind: 'string', start: i, end: j + 1 });
       i = j + 1;
     } else if (isWordChar(c)) {
       const end = wordEnd(source, i);
@@ -253,8 +270,10 @@ function buildCommand(
   let i = from + 1;
   while (i < to) {
     const t = tokens[i]!;
-    if (t.kind !== 'word' && t.kind !== 'number' && t.kind !== 'raw_string') break;
-    children.push(named(t.kind, t.start, t.end));
+    if (t.kind === 'string') children.push(doubleQuoted(source, t.start, t.end));
+    else if (t.kind === 'word' || t.kind === 'number' || t.kind === 'raw_string')
+      children.push(named(t.kind, t.start, t.end));
+    else break;
     i++;
   }
   const redirects: SyntaxNode[] = [];
@@ -271,6 +290,16 @@ function buildCommand(
   }
   const node = named('command', first.start, children[children.length - 1]!.end, children);
   return { command: { node, redirects }, next: i };
+}
+
+/** `"..."`: its quotes, and the text between them unless that is only spaces (tree-sitter's shape). */
+function doubleQuoted(source: string, start: number, end: number): SyntaxNode {
+  const text = source.slice(start + 1, end - 1);
+  const children =
+    text.trim() === ''
+      ? [anonymous('"'), anonymous('"')]
+      : [anonymous('"'), named('string_content', start + 1, end - 1), anonymous('"')];
+  return named('string', start, end, children);
 }
 
 function redirected(body: SyntaxNode, redirects: readonly SyntaxNode[]): SyntaxNode {

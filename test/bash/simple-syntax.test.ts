@@ -23,7 +23,11 @@ const TRICKY_WORDS = [
   ...'ls git cat grep echo head tail sort wc find xargs bash sh -c env test'.split(' '),
   ...'read mapfile readarray printf -v getopts cd pushd popd alias source . eval exec'.split(' '),
 ];
-const QUOTED = ["''", "'a b'", "'*.ts'", "'$HOME'", "'a|b'", "'x;y'", "'\"'", "'\\'", "'a  b'", "'#c'"];
+const QUOTED = [
+  ...["''", "'a b'", "'*.ts'", "'$HOME'", "'a|b'", "'x;y'", "'\"'", "'\\'", "'a  b'", "'#c'"],
+  ...['""', '" "', '"  "', '" x "', '"a b"', '"*.ts"', '"$HOME"', '"a|b"', '"x;y"', '"\'"', '"\\"', '"#c"'],
+  ...['"!x"', '"`id`"', '"-"', '"a=b"', '"~"', '"{a,b}"', '"1"', '"if"', '"a\tb"', '"é"', '"\\n"'],
+];
 const NAME_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789_./-+'.split('');
 
 const plainWord = fc.oneof(
@@ -179,6 +183,7 @@ describe('the tree of a simple line, built without the parser', () => {
       'npm test 2>&1 | tail -n 50',
       'cd src && ls -la > files.txt',
       "grep -rn 'TODO' src",
+      'git commit -m "Fix the typo in README"',
       'make > /dev/null 2>&1 || echo failed; echo finished',
     ]) {
       const r = parseSyntax(source);
@@ -205,9 +210,12 @@ describe('the tree of a simple line, built without the parser', () => {
       'ls &',
       'ls |& cat',
       'echo $HOME',
-      'echo "a"',
       'ls *.ts',
       "echo 'a'b",
+      'echo "a"b',
+      'echo "$HOME"',
+      'echo "`id`"',
+      'echo "a\\"b"',
       'echo a>f',
       'cat <<EOF',
       'cat < f 2< g',
