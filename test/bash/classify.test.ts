@@ -485,6 +485,11 @@ describe('the files a command reads', () => {
     ['git show :/fix', []],
     ['git cat-file -p :.env', ['.env']],
     ['git diff --no-index /dev/null .env', ['.env']],
+    // Without `--` an operand is a revision or a path, as the repository has it: both, here.
+    ['git diff .env', ['.env']],
+    ['git log -p main .env', ['main', '.env']],
+    ['git diff HEAD -- src', ['src']],
+    ['git grep TOKEN', []],
     ['git add .env', ['.env']],
     ['git archive HEAD .env -o out.tar', ['.env']],
     ['ln .env hard', ['.env']],

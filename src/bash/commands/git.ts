@@ -71,13 +71,24 @@ function reading(
  * `-- path...` are files read; `rev:path` reads that file from history, `:path` and `:N:path`
  * its copy in the index. The path is the file's (relative to the top of the repository, or to
  * the working directory with `./`); it is reported as written, relative to where git runs.
+ * Without `--`, git takes each operand as a revision if one has that name and as a path if not
+ * (`git diff .env` prints the changes to .env): which one only the repository knows, so every
+ * operand is also a file it may read, for the rules about reading files to see (not for grep,
+ * whose first operand is the pattern).
  */
-function reportPaths(ctx: CommandContext, operands: readonly Word[], sink: EffectSink): void {
+function reportPaths(
+  ctx: CommandContext,
+  operands: readonly Word[],
+  sink: EffectSink,
+  operandsMayBePaths = true,
+): void {
   const dashDash = ctx.args.findIndex((w) => w.value === '--');
   if (dashDash >= 0) for (const w of ctx.args.slice(dashDash + 1)) sink.read(w);
   for (const w of operands) {
     const path = revisionPath(w.value);
     if (path !== undefined) sink.read({ ...w, value: path });
+    // `:/text` names a commit by its message, not a file.
+    else if (operandsMayBePaths && dashDash < 0 && !w.value.startsWith(':')) sink.read(w);
   }
 }
 
@@ -93,8 +104,10 @@ function revisionPath(value: string): string | undefined {
 /** `git diff --no-index A B` compares two files outside git: both are read. */
 const diff: Analyzer = (ctx, sink) => {
   const parsed = applyOptions(ctx, sink, READING_RULES);
-  reportPaths(ctx, parsed.operands, sink);
-  if (!ctx.args.some((w) => w.value === '--no-index')) return;
+  if (!ctx.args.some((w) => w.value === '--no-index')) {
+    reportPaths(ctx, parsed.operands, sink);
+    return;
+  }
   for (const w of parsed.operands) if (w.expansions.length > 0 || w.value !== '/dev/null') sink.read(w);
 };
 
@@ -233,7 +246,7 @@ const GREP_RULES: OptionRules = {
 
 const grep: Analyzer = (ctx, sink) => {
   const parsed = applyOptions(ctx, sink, GREP_RULES);
-  reportPaths(ctx, parsed.operands, sink);
+  reportPaths(ctx, parsed.operands, sink, false);
 };
 
 const branch: Analyzer = (ctx, sink) => {
