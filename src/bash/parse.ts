@@ -1177,6 +1177,8 @@ const UNESCAPED_BLANK = /(^|[^\\])[ \t\n\r]/;
 const LINE_CONTINUATIONS = /^(?:\\\n)+$/;
 const INTEGER = /^[-+]?\d+$/;
 
+const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
+
 const KEYWORDS = new Set([
   'if',
   'then',
@@ -1227,13 +1229,4 @@ const ARITHMETIC_TYPES = new Set([
   'postfix_expression',
   'ternary_expression',
   'parenthesized_expression',
-]);
-
-/** Builtins that assign the variables they name (`read x`, `printf -v x`): the line taints those names. */
-const ASSIGNING_BUILTINS: ReadonlySet<string> = new Set([
-  'read',
-  'mapfile',
-  'readarray',
-  'printf',
-  'getopts',
 ]);
