@@ -75,8 +75,9 @@ const BASH = 'git status && cat README.md | head';
 const cases = {
   Read: (cwd: string) => hookJson(cwd, 'Read', { file_path: path.join(cwd, 'README.md') }),
   Bash: (cwd: string) => hookJson(cwd, 'Bash', { command: BASH }),
-  // Simple lines are read without tree-sitter (src/bash/simple-syntax.ts), as is BASH above.
-  BashPlain: (cwd: string) => hookJson(cwd, 'Bash', { command: 'git status' }),
+  // BASH is a simple line, read without tree-sitter (src/bash/simple-syntax.ts); this one needs
+  // the parser, and so loads its two native addons.
+  BashParsed: (cwd: string) => hookJson(cwd, 'Bash', { command: 'echo "$HOME" | head -c 40' }),
 };
 
 interface ProcSubject {
@@ -91,9 +92,9 @@ const procs: ProcSubject[] = [
   { name: 'hook Read (default policy)', args: [main, 'hook'], input: cases.Read(ws), cwd: ws },
   { name: 'hook Bash (default policy)', args: [main, 'hook'], input: cases.Bash(ws), cwd: ws },
   {
-    name: 'hook Bash `git status` (default policy)',
+    name: 'hook Bash, a line tree-sitter parses',
     args: [main, 'hook'],
-    input: cases.BashPlain(ws),
+    input: cases.BashParsed(ws),
     cwd: ws,
   },
   { name: 'hook Read (project policy)', args: [main, 'hook'], input: cases.Read(project), cwd: project },
