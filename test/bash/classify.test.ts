@@ -95,6 +95,12 @@ const readOnly = [
   'while IFS=: read -r user _ uid _; do echo "$user"; done < /etc/passwd',
   "trap 'echo done >&2' EXIT; git status --short",
   'time (git log --oneline | wc -l)',
+  // queries of the OpenSSH key tool, and a linter
+  'ssh-keygen -lf ~/.ssh/id_ed25519.pub',
+  'ssh-keygen -y -f deploy_key',
+  'ssh-keygen -F github.com',
+  'ssh-keygen -L -f user-cert.pub',
+  'shellcheck -f gcc scripts/*.sh',
 ];
 
 const notReadOnly: [string, boolean][] = [
@@ -289,6 +295,14 @@ const notReadOnly: [string, boolean][] = [
   ['git statusls', true],
   ['echo hi & rm -rf x', true],
   ['( (make) )', false],
+  // ssh-keygen makes or changes keys unless it is asked a query, and only queries are known
+  ['ssh-keygen', true],
+  ['ssh-keygen -t ed25519 -N ""', true],
+  ['ssh-keygen -f newkey', true],
+  ['ssh-keygen -R github.com', false],
+  ['ssh-keygen -p -f deploy_key', false],
+  ['ssh-keygen -l -f key -H', false],
+  ['ssh-keygen -lf key extra', false],
   // tree-sitter ends words where bash does not: a quoted part then an escape, a line continuation.
   ["'r'\\m -rf x", true],
   ['"r"\\m -rf x', true],
@@ -485,6 +499,8 @@ describe('the files a command reads', () => {
     ['git show :/fix', []],
     ['git cat-file -p :.env', ['.env']],
     ['git diff --no-index /dev/null .env', ['.env']],
+    ['ssh-keygen -y -f deploy_key', ['deploy_key']],
+    ['shellcheck --rcfile=.shellcheckrc run.sh', ['.shellcheckrc', 'run.sh']],
     // Without `--` an operand is a revision or a path, as the repository has it: both, here.
     ['git diff .env', ['.env']],
     ['git log -p main .env', ['main', '.env']],

@@ -1,5 +1,5 @@
 import type { Word } from '../word.js';
-import { type CommandSpec, type CommandTable, type EffectSink, opaque } from './spec.js';
+import { type CommandSpec, type CommandTable, type EffectSink, opaque, reader } from './spec.js';
 import { stdinScript } from './wrappers.js';
 
 /**
@@ -200,8 +200,25 @@ function runsProjectCode(what: string): CommandSpec {
 const python = interpreter();
 const node = interpreter(/^(--version|-v|--help|-h)$/);
 
+/** shellcheck lints the scripts it is given and prints; none of its options writes or runs anything. */
+const shellcheck = reader({
+  options: [
+    'f|format=',
+    'e|exclude=',
+    'i|include=',
+    'o|enable=',
+    's|shell=',
+    'S|severity=',
+    'rcfile=',
+    'P|source-path=',
+  ],
+  anyOption: true,
+  effects: { rcfile: 'read' },
+});
+
 export const DEVELOPMENT: CommandTable = {
   npm,
+  shellcheck,
   yarn,
   pnpm,
   bun: nodePackages(/^(pm|outdated|why|--version|--help)$/, /^outdated$/),

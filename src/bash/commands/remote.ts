@@ -385,8 +385,33 @@ const rsync: CommandSpec = {
   },
 };
 
+/**
+ * ssh-keygen: its queries read (-l a fingerprint, -y the public half of a private key, -B, -L a
+ * certificate, -F a host in known_hosts), from -f's file. Anything else makes or changes keys,
+ * certificates or known_hosts (generating, -p, -R, -H, -s, ...): only the query options are
+ * known here, so any other one is not read-only, and so is a call with no query at all (plain
+ * `ssh-keygen` writes a new key).
+ */
+const sshKeygen: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, SSH_KEYGEN_QUERIES);
+    if (!parsed.options.some((o) => SSH_KEYGEN_QUERY_IDS.has(o.id))) {
+      sink.change(`${ctx.name} without a query option makes or changes a key`, true);
+      return;
+    }
+    for (const w of parsed.operands) sink.notUnderstood(`${ctx.name} takes no operand like "${w.raw}"`);
+  },
+};
+
+const SSH_KEYGEN_QUERY_IDS: ReadonlySet<string> = new Set(['l', 'y', 'B', 'L', 'F']);
+const SSH_KEYGEN_QUERIES: OptionRules = {
+  options: ['l', 'y', 'B', 'L', 'F=', 'f=', 'E=', 'v', 'q'],
+  effects: { f: 'read' },
+};
+
 export const REMOTE: CommandTable = {
   ssh,
+  'ssh-keygen': sshKeygen,
   scp,
   sftp,
   ftp: hostTool('transfers files over the network', true, 'P'),
