@@ -61,16 +61,12 @@ console.log(table(['subject', 'median µs', 'p99 µs', 'median vs bare parse'], 
 // The same samples by how classifyBash read each line: a simple line's tree built without the
 // parser (simple-syntax.ts), or parsed by tree-sitter. Each group beside the bare parse of the
 // same lines.
-const pathOf = (l: string) => (simpleSyntax(l) !== undefined ? 'simple line, no parse' : 'parsed');
 const byPath = new Map<string, { bare: number[]; classify: number[]; lines: number }>();
-for (const l of lines) {
-  const path = pathOf(l);
-  const group = byPath.get(path) ?? { bare: [], classify: [], lines: 0 };
-  group.lines++;
-  byPath.set(path, group);
-}
 lines.forEach((l, i) => {
-  const group = byPath.get(pathOf(l))!;
+  const path = simpleSyntax(l) !== undefined ? 'simple line, no parse' : 'parsed';
+  const group = byPath.get(path) ?? { bare: [], classify: [], lines: 0 };
+  byPath.set(path, group);
+  group.lines++;
   for (let r = 0; r < rounds; r++) {
     const at = r * lines.length + i;
     group.bare.push(samples['tree-sitter parse (bare)']![at]!);

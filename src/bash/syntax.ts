@@ -196,7 +196,8 @@ const ENDS_WITH_LAST_CHILD = new Set([
   'simple_expansion',
 ]);
 
-function isBlank(source: string, at: number): boolean {
+/** Any whitespace, \r, \v and \f included (a wider set than firstNonBlank's blanks: here, wider is safer). */
+function isWhitespace(source: string, at: number): boolean {
   const c = source.charCodeAt(at);
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
 }
@@ -207,21 +208,22 @@ function isBlank(source: string, at: number): boolean {
  * UTF-16 index, as the binding parses UTF-16.
  */
 const NODE_WORDS = 6;
-/** Nodes met and not yet expanded, six words each; grown on demand, kept between parses. */
+/** The binding's words of every node met so far in this copy; grown on demand, kept between parses. */
 let slots = new Uint32Array(NODE_WORDS * 256);
 /** Nodes met and not yet expanded: the node, its slot, its depth (parallel stacks). */
 const pendingNodes: MutableNode[] = [];
 const pendingSlot: number[] = [];
 const pendingDepth: number[] = [];
+/** A bulk copy is under way: the slots, stacks and transfer buffer above are in use. */
+let copying = false;
 
 /**
  * The tree through the binding's node functions: per inner node one call for its children
  * (type ids and starts come with them), per named node one for its end. Undefined when the
  * binding answers in a way this code does not expect; the caller then walks with a cursor.
+ * `checkTypes`: also ask the binding each node's type, and give up where it differs from what
+ * the cursor taught.
  */
-let copying = false;
-
-/** `checkTypes`: also ask the binding each node's type, and give up where it differs from what the cursor taught. */
 function bulkCopy(
   g: Grammar,
   nodes: NativeNodes,
@@ -300,19 +302,15 @@ function bulkCopy(
       }
       let child: MutableNode;
       const start = slots[at + 2]! >>> 1;
-      if (start !== lastEnd) {
-        let gap = firstNonBlank(source, lastEnd, start, node.type);
-        if (gap >= 0 && guessedAt >= 0)
-          gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), start, node.type);
-        uncovered = earliest(uncovered, gap);
-      }
+      if (start !== lastEnd)
+        uncovered = earliest(uncovered, gapAfter(nodes, tree, source, lastEnd, guessedAt, start, node.type));
       guessedAt = -1;
       if (isNamed(g, id)) {
         if (
           i === n - 1 &&
           !hasError &&
           ENDS_WITH_LAST_CHILD.has(node.type) &&
-          !isBlank(source, node.end - 1)
+          !isWhitespace(source, node.end - 1)
         ) {
           lastEnd = node.end;
         } else lastEnd = endOf(nodes, tree, at);
@@ -333,18 +331,32 @@ function bulkCopy(
       }
       children[i] = child;
     }
-    if (lastEnd !== node.end) {
-      let gap = firstNonBlank(source, lastEnd, node.end, node.type);
-      if (gap >= 0 && guessedAt >= 0)
-        gap = firstNonBlank(source, endOf(nodes, tree, guessedAt), node.end, node.type);
-      uncovered = earliest(uncovered, gap);
-    }
+    if (lastEnd !== node.end)
+      uncovered = earliest(uncovered, gapAfter(nodes, tree, source, lastEnd, guessedAt, node.end, node.type));
     node.children = children;
   }
   // Every node the binding has, and none it has not: else a token type had children after all.
   copyWords(slots, 0, nodes.transfer(), 0, NODE_WORDS);
   if (nodes.descendantCount(tree) !== count) return undefined;
   return { ok: true, tree: { root, hasError, uncovered, walk: 'bulk' } };
+}
+
+/**
+ * The first text that should not be between a child ending at `lastEnd` and `to` (firstNonBlank),
+ * or -1. When that end was guessed from the child's type (`guessedAt`, its slot; -1 if not), the
+ * binding is asked for the real one before any text there counts.
+ */
+function gapAfter(
+  nodes: NativeNodes,
+  tree: NativeTree,
+  source: string,
+  lastEnd: number,
+  guessedAt: number,
+  to: number,
+  within: string,
+): number {
+  const gap = firstNonBlank(source, lastEnd, to, within);
+  return gap >= 0 && guessedAt >= 0 ? firstNonBlank(source, endOf(nodes, tree, guessedAt), to, within) : gap;
 }
 
 /** The end of the node in `slots` at `at`, asked of the binding. */
