@@ -7,6 +7,7 @@ import type { SandboxError } from '../../src/sandbox/error.js';
 import { removeSpill } from '../../src/sandbox/output.js';
 import { RUN_ID_VARIABLE } from '../../src/sandbox/process-tree.js';
 import { type RunRequest, type RunResult, runSandboxed } from '../../src/sandbox/run.js';
+import { bundleInto } from '../helpers/bundle.js';
 import { isAlive, pidsWithEnv, profileFor, settledPids, type TempTree, tempTree } from './fixture.js';
 
 /**
@@ -239,11 +240,13 @@ describe('bad input: a clear error and no process', () => {
       profile: profileFor([ws], { readableRoots: [locked] }),
     };
     const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'run-as.ts'), JSON.stringify(request)],
-      { ...asNobody, encoding: 'utf8', cwd: process.cwd() },
-    );
+    // The checkout may be a directory nobody cannot read: the child runs a bundle under t.root.
+    const script = bundleInto(path.join(import.meta.dirname, 'fixtures', 'run-as.ts'), t.root);
+    const child = spawnSync(process.execPath, [script, JSON.stringify(request)], {
+      ...asNobody,
+      encoding: 'utf8',
+      cwd: ws,
+    });
     expect(child.stderr).toBe('');
     const result = JSON.parse(child.stdout) as SandboxError;
     expect(result).toMatchObject({ ok: false, kind: 'invalid-root', path: locked });
