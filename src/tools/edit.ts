@@ -4,7 +4,7 @@ import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolResult } from '../pipeline/tool.js';
 import { writeCheckedFile } from '../sandbox/open-write.js';
 import { applyEdit } from './edit-apply.js';
-import { absoluteField, checkPath } from './file-guard.js';
+import { absoluteField, checkPath, openApprovedForRead } from './file-guard.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
 
 /**
@@ -41,17 +41,16 @@ export const EditTool = buildTool({
     if (isRefusal(readable)) return { data: readable };
     let original = '';
     if (verdict.exists) {
+      const opened = openApprovedForRead(ctx, readable);
+      if (isRefusal(opened)) return { data: opened };
       try {
-        const fd = fs.openSync(verdict.path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-        try {
-          if (!fs.fstatSync(fd).isFile())
-            return { data: refuse('not-a-file', `${verdict.literal} is not a regular file.`) };
-          original = fs.readFileSync(fd, 'utf8');
-        } finally {
-          fs.closeSync(fd);
-        }
+        if (!opened.stat.isFile())
+          return { data: refuse('not-a-file', `${verdict.literal} is not a regular file.`) };
+        original = fs.readFileSync(opened.fd, 'utf8');
       } catch (err) {
         return { data: refuse('failed', `Cannot read ${verdict.literal}: ${(err as Error).message}.`) };
+      } finally {
+        fs.closeSync(opened.fd);
       }
     } else if (input.old_string !== '') {
       return {

@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { ToolUseContext } from '../pipeline/context.js';
 import type { ToolCallContext } from '../pipeline/tool.js';
 import { absolutePath } from '../policy/workspace.js';
+import { openCheckedForRead } from '../sandbox/open-read.js';
 import { createPathGuard, type PathAccess, type PathGuard, type PathVerdict } from '../sandbox/paths.js';
 import { type Refusal, refuse } from './refusal.js';
 
@@ -23,6 +24,19 @@ export function checkPath(
   if ('refused' in guard) return guard;
   const verdict = guard.check(file, access);
   return verdict.ok ? verdict : refuse('path-denied', verdict.reason);
+}
+
+/**
+ * Opens a file the guard approved for reading, refusing if a directory on its path was swapped
+ * for a symlink since the check, or (where the profile denies any reads) if it has other hard
+ * links. The caller owns and closes `fd`.
+ */
+export function openApprovedForRead(
+  ctx: ToolCallContext,
+  verdict: Extract<PathVerdict, { ok: true }>,
+): { fd: number; stat: import('node:fs').Stats } | Refusal {
+  const opened = openCheckedForRead(verdict, { refuseHardLinks: ctx.sandbox.readDeny.length > 0 });
+  return opened.ok ? { fd: opened.fd, stat: opened.stat } : refuse('path-denied', opened.reason);
 }
 
 /** Backfill for hooks and the policy: a path field made absolute (`~` and relative expanded). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolResult } from '../pipeline/tool.js';
 import { writeCheckedFile } from '../sandbox/open-write.js';
-import { absoluteField, checkPath } from './file-guard.js';
+import { absoluteField, checkPath, openApprovedForRead } from './file-guard.js';
 import { editNotebook } from './notebook.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
 
@@ -52,16 +52,17 @@ export const NotebookEditTool = buildTool({
     const readable = checkPath(ctx, input.notebook_path, 'read');
     if (isRefusal(readable)) return { data: readable };
     if (!verdict.exists) return { data: refuse('not-found', `Notebook does not exist: ${verdict.literal}.`) };
+    const opened = openApprovedForRead(ctx, readable);
+    if (isRefusal(opened)) return { data: opened };
     let text: string;
     try {
-      const fd = fs.openSync(verdict.path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-      try {
-        text = fs.readFileSync(fd, 'utf8');
-      } finally {
-        fs.closeSync(fd);
-      }
+      if (!opened.stat.isFile())
+        return { data: refuse('not-a-file', `${verdict.literal} is not a regular file.`) };
+      text = fs.readFileSync(opened.fd, 'utf8');
     } catch (err) {
       return { data: refuse('failed', `Cannot read ${verdict.literal}: ${(err as Error).message}.`) };
+    } finally {
+      fs.closeSync(opened.fd);
     }
     const edited = editNotebook(text, {
       cellId: input.cell_id,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ResultContentBlock, ToolResultBlock } from '../pipeline/blocks.js';
 import { buildTool } from '../pipeline/build-tool.js';
-import { absoluteField, checkPath } from './file-guard.js';
+import { absoluteField, checkPath, openApprovedForRead } from './file-guard.js';
 import { renderNotebook } from './notebook.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
 
@@ -98,15 +98,10 @@ function readFile(
   if (isRefusal(verdict)) return verdict;
   if (!verdict.exists)
     return refuse('not-found', `File does not exist: ${verdict.literal} (working directory: ${ctx.cwd}).`);
-  let fd: number;
+  const opened = openApprovedForRead(ctx, verdict);
+  if (isRefusal(opened)) return opened;
+  const { fd, stat } = opened;
   try {
-    // O_NOFOLLOW: the guard judged the resolved path; a symlink swapped in since is not followed.
-    fd = fs.openSync(verdict.path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch (err) {
-    return refuse('failed', `Cannot open ${verdict.literal}: ${(err as Error).message}.`);
-  }
-  try {
-    const stat = fs.fstatSync(fd);
     if (stat.isDirectory())
       return refuse('not-a-file', `${verdict.literal} is a directory; list it with Glob or Bash ls.`);
     if (!stat.isFile()) return refuse('not-a-file', `${verdict.literal} is not a regular file.`);
