@@ -42,6 +42,13 @@ async function measure(fn: () => Promise<void>): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
+/** The plan's arguments for a bare bwrap spawn (the bench workspace has no fd binds). */
+function bareArgs(plan: ReturnType<typeof planBwrap>): string[] {
+  if (!plan.ok) throw new Error(plan.message);
+  plan.close();
+  return plan.args;
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
@@ -66,7 +73,7 @@ try {
     const bare = await measure(() => bareSpawn(argv, ws));
     // bwrap's own cost, with the mounts runSandboxed would use: separates it from ours.
     const bwrapArgv = bwrap.available
-      ? [bwrap.path!, ...planBwrap({ cwd: ws, profile }).args, '--', ...argv]
+      ? [bwrap.path!, ...bareArgs(planBwrap({ cwd: ws, profile })), '--', ...argv]
       : [];
     const variants: [string, number[] | undefined][] = [
       ['bare spawn', bare],

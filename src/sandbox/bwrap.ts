@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { compileAbsolutePathGlob } from '../policy/match/path.js';
 import type { SandboxProfile } from '../policy/obligations.js';
+import { describeThrown, type SandboxError, sandboxError } from './error.js';
 import { protectedNames } from './protected.js';
+import { type ProtectedBase, protectedMounts } from './protected-mounts.js';
 import { isInside, realPathOf } from './real-path.js';
+import { scanTree } from './scan.js';
 
 /**
  * OS isolation on Linux with bubblewrap. The command sees:
@@ -27,19 +31,44 @@ import { isInside, realPathOf } from './real-path.js';
  * say which ones the OS layer did not cover.
  */
 export interface BwrapPlan {
+  ok: true;
   /** Arguments between `bwrap` and `--`. */
   args: string[];
   notes: string[];
+  /**
+   * Open directory descriptors bwrap binds by number (`--bind-fd`); they must be passed to it
+   * as fds 3, 4, ... in this order, and closed with `close()` once it has started.
+   */
+  fds: number[];
+  /** Mount points bwrap creates on the host for protected paths that did not exist. */
+  ghosts: string[];
+  /** Every protected mount point the jail relies on (ghosts included). */
+  mountPoints: string[];
+  /** Directory entries the scan of the writable roots looked at. */
+  scanned: number;
+  close(): void;
 }
 
 export interface BwrapPlanInput {
   cwd: string;
   profile: Pick<SandboxProfile, 'writableRoots' | 'readableRoots' | 'readDeny' | 'writeDeny' | 'network'>;
+  /** The scan's limit (tests use a small one). */
+  maxScanEntries?: number;
 }
 
 const GLOB_MAGIC = /[*?[\]{}()!+@]/;
 
-export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
+export function planBwrap(input: BwrapPlanInput): BwrapPlan | SandboxError {
+  const fds: number[] = [];
+  try {
+    return plan(input, fds);
+  } catch (err) {
+    for (const fd of fds) fs.closeSync(fd);
+    return sandboxError('isolation-failed', `The jail could not be planned: ${describeThrown(err)}`);
+  }
+}
+
+function plan({ cwd, profile, maxScanEntries }: BwrapPlanInput, fds: number[]): BwrapPlan | SandboxError {
   const notes: string[] = [];
   if (profile.readableRoots.length > 0) {
     notes.push(
@@ -47,10 +76,35 @@ export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
     );
   }
   const writable = profile.writableRoots.map(realOrSelf);
+  const linked = linkedRoot(profile.writableRoots, writable);
+  if (linked) return linked;
+  const realCwd = realOrSelf(cwd);
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   if (!profile.network) args.push('--tmpfs', '/run');
 
   const readMasks = concretePaths(profile.readDeny, 'readDeny', notes);
+  const readGlobs = profile.readDeny.filter((g) => GLOB_MAGIC.test(g.endsWith('/**') ? g.slice(0, -3) : g));
+  const cwdWritable = writable.some((root) => isInside(realCwd, root));
+  const scanRoots =
+    cwdWritable || writable.length > 0 ? [...writable, ...(cwdWritable ? [] : [realCwd])] : [realCwd];
+  // Nothing to look for without writable roots or wildcard read denials: a read-only jail of a
+  // big tree costs no walk.
+  const scan =
+    writable.length > 0 || readGlobs.length > 0
+      ? scanTree({
+          roots: scanRoots.filter((r) => r !== '/'),
+          firstSegments: FIRST_SEGMENTS,
+          readDeny: readGlobs.map(compileAbsolutePathGlob),
+          maxEntries: maxScanEntries,
+        })
+      : { ok: true as const, nested: new Map<string, Set<string>>(), readDenied: [], entries: 0 };
+  if (!scan.ok) return scan;
+  if (readGlobs.length > 0) {
+    notes.push(
+      `readDeny patterns with wildcards are masked inside ${scanRoots.join(', ')} only; elsewhere path checks enforce them: ${readGlobs.join(', ')}`,
+    );
+  }
+  readMasks.push(...scan.readDenied);
   // A mask that contains a writable root goes first, so the root's bind punches through it;
   // it becomes read-only only at the end, because bwrap creates the mount points inside it.
   const around = readMasks.filter((m) => writable.some((root) => isInside(root, m.path)));
@@ -61,7 +115,7 @@ export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
   // What the private /tmp (and /run) hid but the call must still see. Only paths *under* them:
   // binding an ancestor such as `/` again would bring the host's /tmp back.
   const hidden = profile.network ? ['/tmp'] : ['/tmp', '/run'];
-  const visible = [...profile.readableRoots.map(realOrSelf), realOrSelf(cwd)];
+  const visible = [...profile.readableRoots.map(realOrSelf), realCwd];
   for (const dir of visible) {
     const wasHidden = hidden.some((h) => isInside(dir, h));
     if (wasHidden && !writable.some((root) => isInside(dir, root))) args.push('--ro-bind', dir, dir);
@@ -71,12 +125,35 @@ export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
   const writeDenied = concretePaths(profile.writeDeny, 'writeDeny', notes).filter((d) =>
     writable.some((root) => isInside(d.path, root) || isInside(root, d.path)),
   );
-  const readOnly = [...writeDenied, ...protectedInside(writable, realOrSelf(cwd))];
-  for (const entry of readOnly) args.push('--ro-bind', entry.path, entry.path);
-  const worktrees = writable
-    .map((root) => path.join(root, '.claude', 'worktrees'))
-    .filter((p) => fs.existsSync(p) && readOnly.some((e) => e.path === path.dirname(p)));
-  for (const dir of worktrees) args.push('--bind', dir, dir);
+  const bases: ProtectedBase[] = writable
+    .filter((root) => root !== '/')
+    .map((dir) => ({ dir, names: 'all' as const, atRoot: true }));
+  if (cwdWritable && !writable.includes(realCwd)) bases.push({ dir: realCwd, names: 'all', atRoot: false });
+  for (const [dir, names] of scan.nested) bases.push({ dir, names, atRoot: false });
+  const held = protectedMounts(bases);
+  if (!held.ok) return held;
+  notes.push(...held.notes);
+
+  // Parents before what is inside them: a later bind of a parent would hide an earlier one.
+  const mounts: { path: string; args: (p: string) => string[] }[] = [
+    ...held.pins.map((p) => ({ path: p, args: (q: string) => ['--bind', q, q] })),
+    ...[...writeDenied.map((d) => d.path), ...held.readOnly].map((p) => ({
+      path: p,
+      args: (q: string) => ['--ro-bind', q, q],
+    })),
+    ...held.ghosts.map((p) => ({ path: p, args: (q: string) => ['--tmpfs', q, '--remount-ro', q] })),
+  ];
+  mounts.sort((a, b) => depth(a.path) - depth(b.path));
+  for (const m of mounts) args.push(...m.args(m.path));
+  for (const dir of held.worktrees) {
+    const fd = openPinned(dir);
+    if (fd === undefined) {
+      notes.push(`"${dir}" changed while the jail was planned; it stays read-only.`);
+      continue;
+    }
+    args.push('--bind-fd', String(3 + fds.length), dir);
+    fds.push(fd);
+  }
 
   for (const mask of inside) args.push(...maskArgs(mask));
   for (const mask of around) args.push('--remount-ro', mask.path);
@@ -84,7 +161,77 @@ export function planBwrap({ cwd, profile }: BwrapPlanInput): BwrapPlan {
   args.push('--unshare-pid', '--unshare-ipc');
   if (!profile.network) args.push('--unshare-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--chdir', cwd);
-  return { args, notes };
+  const mountPoints = [...held.pins, ...held.readOnly, ...held.ghosts, ...held.worktrees];
+  let closed = false;
+  return {
+    ok: true,
+    args,
+    notes,
+    fds,
+    ghosts: held.ghosts,
+    mountPoints,
+    scanned: scan.entries,
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const fd of fds) fs.closeSync(fd);
+    },
+  };
+}
+
+/** The first segment of every protected entry: where the scan looks for nested ones. */
+const FIRST_SEGMENTS: ReadonlySet<string> = new Set(protectedNames().anywhere.map((l) => l.split('/')[0]!));
+
+function depth(p: string): number {
+  return p.split('/').length;
+}
+
+/**
+ * A writable root reached through a symlink that lies inside another writable root was
+ * redirected by something a command could write (an earlier call may have planted it):
+ * binding it would make wherever it points writable.
+ */
+function linkedRoot(literal: readonly string[], real: readonly string[]): SandboxError | undefined {
+  for (const [i, root] of literal.entries()) {
+    if (real[i] === root) continue;
+    let current = '';
+    for (const part of root.split('/').filter(Boolean)) {
+      current += `/${part}`;
+      const stat = fs.lstatSync(current, { throwIfNoEntry: false });
+      if (stat?.isSymbolicLink() && real.some((other, j) => j !== i && isInside(current, other))) {
+        return sandboxError(
+          'isolation-failed',
+          `The writable directory "${root}" is reached through the symbolic link "${current}", which lies inside another writable directory; the jail will not follow it, so the command did not run.`,
+          root,
+        );
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Opens a directory planned by path, refusing a link, and checks the descriptor is that
+ * directory: bwrap then binds what was checked, whatever the path points at a moment later.
+ */
+function openPinned(dir: string): number | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  let where: string | undefined;
+  try {
+    where = fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    where = undefined;
+  }
+  if (where !== dir) {
+    fs.closeSync(fd);
+    return undefined;
+  }
+  return fd;
 }
 
 interface Existing {
@@ -112,26 +259,10 @@ function concretePaths(globs: readonly string[], field: string, notes: string[])
     if (!real.ok || real.stat === undefined || real.real === '/') continue;
     found.push({ path: real.real, isDirectory: real.stat.isDirectory() });
   }
-  if (skipped.length > 0) {
+  if (skipped.length > 0 && field === 'writeDeny') {
     notes.push(
       `${field} patterns with wildcards are enforced by path checks only, not by the OS sandbox: ${skipped.join(', ')}`,
     );
-  }
-  return found;
-}
-
-/** Existing protected paths at the top of each writable root and of the cwd. */
-function protectedInside(writable: readonly string[], cwd: string): Existing[] {
-  const bases = new Set(writable);
-  if (writable.some((root) => isInside(cwd, root))) bases.add(cwd);
-  const found: Existing[] = [];
-  for (const base of bases) {
-    for (const name of protectedNames().anywhere) {
-      const candidate = path.join(base, name);
-      const stat = fs.lstatSync(candidate, { throwIfNoEntry: false });
-      // A symlink is left alone: binding it would bind its target, which may be anywhere.
-      if (stat && !stat.isSymbolicLink()) found.push({ path: candidate, isDirectory: stat.isDirectory() });
-    }
   }
   return found;
 }
@@ -168,14 +299,13 @@ export function probeBwrap(bwrapPath?: string): Promise<BwrapProbe> {
 }
 
 function runProbe(binary: string): Promise<BwrapProbe> {
-  const args = [
-    ...planBwrap({
-      cwd: '/',
-      profile: { writableRoots: [], readableRoots: [], readDeny: [], writeDeny: [], network: false },
-    }).args,
-    '--',
-    'true',
-  ];
+  const planned = planBwrap({
+    cwd: '/',
+    profile: { writableRoots: [], readableRoots: [], readDeny: [], writeDeny: [], network: false },
+  });
+  if (!planned.ok) return Promise.resolve({ available: false, path: binary, reason: planned.message });
+  planned.close();
+  const args = [...planned.args, '--', 'true'];
   return new Promise((resolve) => {
     let stderr = '';
     const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5000 });

@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SandboxProfile } from '../policy/obligations.js';
-import { planBwrap } from './bwrap.js';
+import { type BwrapPlan, planBwrap } from './bwrap.js';
 import { buildChildEnv } from './env.js';
 import { describeThrown, type SandboxError, sandboxError } from './error.js';
+import { holdGhosts } from './ghosts.js';
 import { bwrapSetupFailure, chooseIsolation } from './isolation.js';
 import { type CapturedOutput, OutputCapture, type StreamName } from './output.js';
 import { preflight } from './preflight.js';
@@ -105,8 +106,11 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
 
   let file = command[0]!;
   let args = command.slice(1);
+  let plan: BwrapPlan | undefined;
   if (isolation.use === 'bwrap') {
-    const plan = planBwrap({ cwd, profile });
+    const planned = planBwrap({ cwd, profile });
+    if (!planned.ok) return planned;
+    plan = planned;
     isolationLimits.push(...plan.notes);
     file = isolation.probe.path!;
     args = [...plan.args, '--', ...command];
@@ -115,13 +119,18 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     if (!tmp || !profile.writableRoots.some((root) => isInside(tmp, root))) env.TMPDIR = '/tmp';
   }
 
-  if (signal?.aborted) return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
+  if (signal?.aborted) {
+    plan?.close();
+    return sandboxError('aborted', 'The call was aborted before it started; nothing ran.');
+  }
   const output = new OutputCapture(profile, request.onOutput);
 
   // Tracked from before the spawn: the process may exist before spawn() even returns.
   const untrack = trackRun(runId, undefined);
+  const release = plan ? holdGhosts(runId, plan.ghosts, plan.mountPoints) : () => undefined;
   try {
     return await launch({
+      plan,
       command,
       file,
       args,
@@ -135,7 +144,9 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
       started,
     });
   } finally {
+    plan?.close();
     untrack();
+    release();
   }
 }
 
@@ -143,6 +154,8 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
 interface Launch {
   /** The command as requested (for messages). */
   command: string[];
+  /** The jail, when there is one: its descriptors go to bwrap as fds 3, 4, ... */
+  plan: BwrapPlan | undefined;
   /** What is really executed: the command, or bwrap wrapping it. */
   file: string;
   args: string[];
@@ -172,11 +185,14 @@ async function launch(l: Launch): Promise<RunResult | SandboxError> {
       cwd: l.request.cwd,
       env: l.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(l.plan?.fds ?? [])],
     });
   } catch (err) {
+    l.plan?.close();
     return failedToStart(err);
   }
+  // bwrap has its copies now; ours would only keep the directories open.
+  l.plan?.close();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, sig) => resolve({ code, signal: sig }));
   });

@@ -22,17 +22,24 @@ import {
 
 const probe = await probeBwrap();
 
+function argsOf(input: Parameters<typeof planBwrap>[0]) {
+  const plan = planBwrap(input);
+  if (!plan.ok) throw new Error(plan.message);
+  plan.close();
+  return plan;
+}
+
 describe('planBwrap', () => {
   it('cuts the network off unless the profile allows it', () => {
     const base = { cwd: '/', profile: { ...profileFor([]), network: false } };
-    expect(planBwrap(base).args).toContain('--unshare-net');
-    expect(planBwrap({ ...base, profile: { ...base.profile, network: true } }).args).not.toContain(
+    expect(argsOf(base).args).toContain('--unshare-net');
+    expect(argsOf({ ...base, profile: { ...base.profile, network: true } }).args).not.toContain(
       '--unshare-net',
     );
   });
 
   it('notes the deny globs that cannot be mounted', () => {
-    const plan = planBwrap({
+    const plan = argsOf({
       cwd: '/',
       profile: profileFor([], { readDeny: ['/**/.env', '/nonexistent/x/**'] }),
     });
