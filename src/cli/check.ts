@@ -40,8 +40,8 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
   const { decide } = await import('../policy/decide.js');
-  const log = await logFor(values, io);
   const cwd = cwdOf(values, io);
+  const log = await logFor(values, io, cwd);
   try {
     if (values.stdin) {
       let bad = 0;

@@ -68,7 +68,7 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
     } finally {
       policy.conditions?.dispose?.();
     }
-    const log = await logFor(values, io);
+    const log = await logFor(values, io, request.cwd);
     if (log) {
       try {
         await log.append({ request, decision });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -33,6 +34,7 @@ export async function policyFor(
   const { discoverPolicyFiles } = await import('../policy/layer-files.js');
   try {
     const entries = discoverPolicyFiles({
+      // the agent's directory: the project root is found from it (discovery.ts)
       files: (values.policy ?? []).map((f) => policyPath(f, io.cwd)),
       cwd: cwdOf(values, io),
       env: io.env,
@@ -93,10 +95,18 @@ export function modeOf(text: string | undefined): Mode | undefined {
   return mode;
 }
 
-/** The decision log from --log or $TOOLGATE_LOG, opened once per process. */
-export async function logFor(values: { log?: string | undefined }, io: CliIO) {
+/**
+ * The decision log from --log or $TOOLGATE_LOG, opened once per process. A relative path is
+ * the project's (projectRoot from `cwd`, the agent's directory; else the command's): the hook
+ * is started in whatever directory the agent has moved to. A missing directory is made,
+ * private to the user: a log that cannot be opened would otherwise block every call.
+ */
+export async function logFor(values: { log?: string | undefined }, io: CliIO, cwd?: string) {
   const file = values.log ?? io.env.TOOLGATE_LOG;
   if (file === undefined || file === '') return undefined;
   const { DecisionLog } = await import('../audit/log.js');
-  return DecisionLog.open(path.resolve(io.cwd, file));
+  const { projectRoot } = await import('../policy/discovery.js');
+  const resolved = path.isAbsolute(file) ? file : path.resolve(projectRoot(cwd ?? io.cwd, io.env), file);
+  fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+  return DecisionLog.open(resolved);
 }

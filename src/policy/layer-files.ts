@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
-import { type Layer, PolicyError, type PolicyFile, policyRootOf, readPolicyText } from './policy-file.js';
+import { probeLayerFile, projectRoot } from './discovery.js';
+import { type ManagedOptions, managedLayerFiles } from './managed.js';
+import {
+  type Layer,
+  PolicyError,
+  type PolicyFile,
+  type PolicyProblem,
+  policyRootOf,
+  readPolicyText,
+} from './policy-file.js';
 
 /** Parses one policy file's text (load.ts's parsePolicyText, or a cache in front of it). */
 export type PolicyParser = (text: string, source: string, layer: Layer, policyRoot: string) => PolicyFile;
@@ -10,23 +19,26 @@ export type PolicyParser = (text: string, source: string, layer: Layer, policyRo
 /**
  * Which policy files apply, highest layer first: managed > cli > local > project > user >
  * built-in. `--policy F` (repeatable; later files are lower) replaces the discovered local,
- * project and user files; the managed file always applies; the embedded default applies when
- * nothing else does, or when a file says `extends: builtin:default`.
+ * project and user files, and then the embedded default applies only through `extends`; the
+ * managed files always apply (managed.ts). Discovered layers are found from the project root
+ * (discovery.ts), and the embedded default stays underneath them unless a user or managed file
+ * says `builtinDefault: false`. A layer path that exists but cannot be read refuses the policy.
  */
-export interface LayerOptions {
+export interface LayerOptions extends ManagedOptions {
   /** `--policy` files, highest first. */
   readonly files?: readonly string[];
-  /** The project directory (where `.toolgate/policy.yaml` lives). */
+  /** The agent's working directory; the project root is found from it. */
   readonly cwd?: string;
   readonly home?: string;
-  /** The managed policy file; defaults to $TOOLGATE_MANAGED_POLICY or /etc/toolgate/policy.yaml. */
-  readonly managedFile?: string | null;
   readonly env?: NodeJS.ProcessEnv;
 }
 
 export const BUILTIN_POLICIES = ['default', 'strict', 'readonly-review'] as const;
 
 const POLICIES_DIR = path.join(packageRoot(), 'policies');
+
+/** The entry discovery adds under the discovered layers (dropped when a user or managed file opts out). */
+export const DEFAULT_UNDERLAY = 'builtin:default';
 
 export function builtinPolicyFile(name: string): string {
   if (!(BUILTIN_POLICIES as readonly string[]).includes(name)) {
@@ -44,24 +56,29 @@ export function discoverPolicyFiles(options: LayerOptions = {}): { file: string;
   const env = options.env ?? process.env;
   const home = options.home ?? os.homedir();
   const cwd = options.cwd ?? process.cwd();
-  const out: { file: string; layer: Layer }[] = [];
-  const managed =
-    options.managedFile === undefined
-      ? (env.TOOLGATE_MANAGED_POLICY ?? '/etc/toolgate/policy.yaml')
-      : options.managedFile;
-  if (managed !== null && exists(managed)) out.push({ file: managed, layer: 'managed' });
+  const problems: PolicyProblem[] = [];
+  const out: { file: string; layer: Layer }[] = managedLayerFiles(options, env, problems).map((file) => ({
+    file,
+    layer: 'managed' as const,
+  }));
   if (options.files && options.files.length > 0) {
     for (const f of options.files) out.push({ file: f, layer: 'cli' });
-    return out;
+  } else {
+    const root = projectRoot(cwd, env);
+    const configHome = env.XDG_CONFIG_HOME ?? path.join(home, '.config');
+    const candidates: { file: string; layer: Layer }[] = [
+      { file: path.join(root, '.toolgate', 'policy.local.yaml'), layer: 'local' },
+      { file: path.join(root, '.toolgate', 'policy.yaml'), layer: 'project' },
+      { file: path.join(configHome, 'toolgate', 'policy.yaml'), layer: 'user' },
+    ];
+    for (const c of candidates) {
+      const kind = probeLayerFile(c.file);
+      if (kind === 'file') out.push(c);
+      else if (kind !== 'absent') problems.push(kind);
+    }
+    out.push({ file: DEFAULT_UNDERLAY, layer: 'builtin' });
   }
-  const local = path.join(cwd, '.toolgate', 'policy.local.yaml');
-  const project = path.join(cwd, '.toolgate', 'policy.yaml');
-  const configHome = env.XDG_CONFIG_HOME ?? path.join(home, '.config');
-  const user = path.join(configHome, 'toolgate', 'policy.yaml');
-  if (exists(local)) out.push({ file: local, layer: 'local' });
-  if (exists(project)) out.push({ file: project, layer: 'project' });
-  if (exists(user)) out.push({ file: user, layer: 'user' });
-  if (!out.some((f) => f.layer !== 'managed')) out.push({ file: 'builtin:default', layer: 'builtin' });
+  if (problems.length > 0) throw new PolicyError(problems);
   return out;
 }
 
@@ -100,21 +117,21 @@ export function readPolicyLayers(
       else throw err;
     }
   };
-  for (const e of entries) visit(e.file, e.layer);
+  for (const e of entries) {
+    // The default under discovered layers goes when a user or managed file opts out of it.
+    if (e.layer === 'builtin' && e.file === DEFAULT_UNDERLAY && files.some(optsOutOfDefault)) continue;
+    visit(e.file, e.layer);
+  }
   if (problems.length > 0) throw new PolicyError(problems.flatMap((p) => p.problems));
   return files;
+}
+
+function optsOutOfDefault(f: PolicyFile): boolean {
+  return f.builtinDefault === false && (f.layer === 'user' || f.layer === 'managed');
 }
 
 function readBuiltin(name: string, layer: Layer, parse: PolicyParser): PolicyFile {
   const file = builtinPolicyFile(name);
   const text = fs.readFileSync(file, 'utf8');
   return parse(text, `builtin:${name}`, layer, path.dirname(file));
-}
-
-function exists(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

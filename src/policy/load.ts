@@ -169,6 +169,7 @@ export function parsePolicyText(text: string, source: string, layer: Layer, poli
     ...(p.auto ? { auto: p.auto } : {}),
     ...(lock ? { lock } : {}),
     ...(p.guards ? { guards: p.guards } : {}),
+    ...(p.builtinDefault === false ? { builtinDefault: false as const } : {}),
     tests,
     extends: extendsList,
   };

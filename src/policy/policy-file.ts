@@ -38,6 +38,8 @@ export interface PolicyFile {
   readonly guards?: { readonly criticalDelete?: 'ask' | 'deny'; readonly pipeToShell?: 'ask' | 'deny' };
   readonly tests: readonly (PolicyTestCase & { line?: number })[];
   readonly extends: readonly string[];
+  /** `builtinDefault: false` in a user or managed file: no embedded default under the discovered layers. */
+  readonly builtinDefault?: false;
 }
 
 export interface PolicyProblem {
@@ -75,7 +77,9 @@ export function readPolicyText(file: string): string {
           ? 'permission denied'
           : code === 'EISDIR'
             ? 'is a directory'
-            : String(err);
+            : code === 'ELOOP'
+              ? 'a symlink loop'
+              : String(err);
     throw new PolicyError([{ file, message: `cannot read the policy file: ${why}` }]);
   }
 }

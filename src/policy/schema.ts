@@ -88,6 +88,8 @@ export const toolgatePolicySchema = z.strictObject({
       pipeToShell: z.enum(['ask', 'deny']).optional(),
     })
     .optional(),
+  /** `false` in a user or managed file: the embedded default is not put under the discovered layers. */
+  builtinDefault: z.literal(false).optional(),
   /** Honoured only in the managed layer. */
   lock: z
     .strictObject({ rulesOnly: z.boolean().optional(), disableBypass: z.boolean().optional() })

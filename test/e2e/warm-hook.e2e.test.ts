@@ -191,10 +191,12 @@ describe('toolgate hook --warm', () => {
   it('answers a caller with another environment from a warm process of its own', async () => {
     fs.writeFileSync(path.join(ws, '.toolgate', 'policy.yaml'), 'version: 1\nextends: builtin:default\n');
     await running();
-    const otherEnv = { ...env, TOOLGATE_MANAGED_POLICY: path.join(base, 'managed.yaml') };
+    // Another user config directory: the other environment's user layer denies reads.
+    const otherEnv = { ...env, XDG_CONFIG_HOME: path.join(base, 'other-config') };
+    fs.mkdirSync(path.join(otherEnv.XDG_CONFIG_HOME, 'toolgate'), { recursive: true });
     fs.writeFileSync(
-      otherEnv.TOOLGATE_MANAGED_POLICY,
-      'version: 1\nrules:\n  - deny: "Read"\n    reason: managed says no\n',
+      path.join(otherEnv.XDG_CONFIG_HOME, 'toolgate', 'policy.yaml'),
+      'version: 1\nrules:\n  - deny: "Read"\n    reason: this user says no\n',
     );
     const read = requests(ws)[0]!;
     const run = () =>
@@ -205,7 +207,7 @@ describe('toolgate hook --warm', () => {
         encoding: 'utf8',
       });
     const expected = await runCli(['hook'], { stdin: read, cwd: ws, env: otherEnv });
-    expect(expected.stdout).toMatch(/managed says no/);
+    expect(expected.stdout).toMatch(/this user says no/);
     for (let i = 0; i < 3; i++) {
       const r = run();
       expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({

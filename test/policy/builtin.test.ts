@@ -49,7 +49,7 @@ describe('every policies/*.yaml passes its own tests', () => {
       files: [path.join(POLICIES_DIR, name)],
       cwd: w.ws,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: {},
     });
 
@@ -85,7 +85,7 @@ describe('the embedded default (issue 3, item 6)', () => {
   let policy: CompiledPolicy;
   beforeAll(async () => {
     // No file anywhere: the embedded default is what applies.
-    policy = await loadPolicy({ cwd: w.ws, home: w.home, managedFile: null, env: {} });
+    policy = await loadPolicy({ cwd: w.ws, home: w.home, managedRoot: null, env: {} });
     expect(policy.files.map((f) => f.source)).toEqual(['builtin:default']);
   });
   const decideDefault = (call: Call) => decideIn(w, policy, call);
@@ -244,7 +244,7 @@ describe('strict and readonly-review', () => {
       files: ['builtin:strict'],
       cwd: w.ws,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: {},
     });
     for (const call of [
@@ -265,7 +265,7 @@ describe('strict and readonly-review', () => {
       files: ['builtin:readonly-review'],
       cwd: w.ws,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: {},
     });
     expect(decideIn(w, policy, bash('git diff HEAD~1')).behavior).toBe('allow');

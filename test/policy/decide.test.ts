@@ -13,6 +13,7 @@ import {
   decideWith,
   edit,
   makeWorld,
+  managedRoot,
   type Permissions,
   read,
   type World,
@@ -228,17 +229,17 @@ describe('layers: lists merge, deny from any layer wins (§3 layering)', () => {
     const policy = await loadPolicy({
       cwd: project,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: { XDG_CONFIG_HOME: xdg },
     });
-    expect(policy.files.map((f) => f.layer)).toEqual(['project', 'user']);
+    expect(policy.files.map((f) => f.layer)).toEqual(['project', 'user', 'builtin']);
     expect(decideIn(w, policy, bash('npm install ok', undefined, project)).behavior).toBe('allow');
     expect(decideIn(w, policy, bash('npm install evil', undefined, project)).behavior).toBe('deny');
   });
 });
 
 describe('managed lock (§3 managed settings)', () => {
-  let managed: string;
+  let managed: ReturnType<typeof managedRoot>;
   let project: string;
   beforeAll(() => {
     project = path.join(w.base, 'locked-project');
@@ -247,14 +248,13 @@ describe('managed lock (§3 managed settings)', () => {
       path.join(project, '.toolgate', 'policy.yaml'),
       'version: 1\nmode: bypassPermissions\nrules:\n  - allow: "Bash(npm install *)"\n  - allow: "Edit(**)"\n',
     );
-    managed = path.join(w.base, 'managed.yaml');
-    fs.writeFileSync(
-      managed,
-      'version: 1\nlock: { rulesOnly: true, disableBypass: true }\nrules:\n  - deny: "Bash(curl *)"\n  - allow: "Bash(make *)"\n',
-    );
+    managed = managedRoot(path.join(w.base, 'managed-root'), {
+      'policy.yaml':
+        'version: 1\nlock: { rulesOnly: true, disableBypass: true }\nrules:\n  - deny: "Bash(curl *)"\n  - allow: "Bash(make *)"\n',
+    });
   });
 
-  const load = () => loadPolicy({ cwd: project, home: w.home, managedFile: managed, env: {} });
+  const load = () => loadPolicy({ cwd: project, home: w.home, ...managed, env: {} });
 
   it('rulesOnly: allow rules from other layers do not apply', async () => {
     const policy = await load();
@@ -297,7 +297,7 @@ describe('managed lock (§3 managed settings)', () => {
       files: [other, path.join(project, '.toolgate', 'policy.yaml')],
       cwd: project,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: {},
     });
     expect(decideIn(w, policy, bash('npm install x', 'default', project)).behavior).toBe('allow');
@@ -332,7 +332,7 @@ describe('the Decision names the rule, its source and line, the mode, the facts 
     );
   });
 
-  const load = () => loadPolicy({ files: [file], cwd: w.ws, home: w.home, managedFile: null, env: {} });
+  const load = () => loadPolicy({ files: [file], cwd: w.ws, home: w.home, managedRoot: null, env: {} });
 
   it("a deny names the rule text, id, file and line; the reason carries the rule's reason", async () => {
     const d = decideIn(w, await load(), bash('git push --force origin main'));

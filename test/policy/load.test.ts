@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
 import { PolicyError, type PolicyProblem } from '../../src/policy/load.js';
 import { loadPolicy, policyFromText } from '../../src/policy/policy.js';
-import { bash, decideIn, edit, makeWorld, read, type World } from './helpers/world.js';
+import { bash, decideIn, edit, makeWorld, managedRoot, read, type World } from './helpers/world.js';
 
 /**
  * Policy files (ARCHITECTURE §4; issue 3 "Bad input"): YAML or JSON, Claude Code settings
@@ -27,7 +27,7 @@ function policyFile(name: string, text: string): string {
 }
 
 function load(...files: string[]): Promise<CompiledPolicy> {
-  return loadPolicy({ files, cwd: w.ws, home: w.home, managedFile: null, env: {} });
+  return loadPolicy({ files, cwd: w.ws, home: w.home, managedRoot: null, env: {} });
 }
 
 async function problemsOf(run: () => Promise<unknown>): Promise<readonly PolicyProblem[]> {
@@ -122,7 +122,7 @@ describe('YAML and JSON policy files load and apply', () => {
       files: [file],
       cwd: project,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: {},
     });
     const at = (call: ReturnType<typeof bash>) => decideIn(w, policy, { ...call, cwd: project });
@@ -370,17 +370,17 @@ describe('an invalid file is refused whole, never half-loaded', () => {
       'version: 1\nrules:\n  - allow: "Bash("\n',
     );
     const problems = await problemsOf(() =>
-      loadPolicy({ cwd: project, home: w.home, managedFile: null, env: {} }),
+      loadPolicy({ cwd: project, home: w.home, managedRoot: null, env: {} }),
     );
     expect(problems[0]!.file).toBe(path.join(project, '.toolgate', 'policy.yaml'));
   });
 
   it('a broken managed file refuses everything', async () => {
-    const managed = policyFile('managed.yaml', 'version: 1\nlock: { rulesOnly: maybe }\n');
+    const managed = managedRoot(path.join(w.base, 'managed-broken'), {
+      'policy.yaml': 'version: 1\nlock: { rulesOnly: maybe }\n',
+    });
     const good = policyFile('good2.yaml', 'version: 1\n');
-    await problemsOf(() =>
-      loadPolicy({ files: [good], cwd: w.ws, home: w.home, managedFile: managed, env: {} }),
-    );
+    await problemsOf(() => loadPolicy({ files: [good], cwd: w.ws, home: w.home, ...managed, env: {} }));
   });
 
   it('the error message lists file:line:column for each problem', async () => {
@@ -401,26 +401,65 @@ describe('layer discovery', () => {
   it('with no file anywhere, the embedded default applies', async () => {
     const empty = path.join(w.base, 'empty-project');
     fs.mkdirSync(empty, { recursive: true });
-    const policy = await loadPolicy({ cwd: empty, home: w.home, managedFile: null, env: {} });
+    const policy = await loadPolicy({ cwd: empty, home: w.home, managedRoot: null, env: {} });
     expect(policy.files.map((f) => f.source)).toEqual(['builtin:default']);
   });
 
   it('the managed file always applies, above --policy files', async () => {
-    const managed = policyFile('managed-ok.yaml', 'version: 1\nrules:\n  - deny: "Bash(curl *)"\n');
+    const managed = managedRoot(path.join(w.base, 'managed-ok'), {
+      'policy.yaml': 'version: 1\nrules:\n  - deny: "Bash(curl *)"\n',
+    });
     const cli = policyFile('cli.yaml', 'version: 1\nrules:\n  - allow: "Bash(curl *)"\n');
-    const policy = await loadPolicy({ files: [cli], cwd: w.ws, home: w.home, managedFile: managed, env: {} });
+    const policy = await loadPolicy({ files: [cli], cwd: w.ws, home: w.home, ...managed, env: {} });
     expect(policy.files.map((f) => f.layer)).toEqual(['managed', 'cli']);
     expect(decideIn(w, policy, bash('curl https://x.test')).behavior).toBe('deny');
   });
 
-  it('$TOOLGATE_MANAGED_POLICY names the managed file', async () => {
-    const managed = policyFile('managed-env.yaml', 'version: 1\nrules:\n  - deny: "Bash(wget *)"\n');
-    const policy = await loadPolicy({
-      files: [],
-      cwd: w.ws,
-      home: w.home,
-      env: { TOOLGATE_MANAGED_POLICY: managed },
+  it('$TOOLGATE_MANAGED_POLICY adds a managed file; it never replaces or removes the system ones', async () => {
+    const managed = managedRoot(path.join(w.base, 'managed-plus-env'), {
+      'policy.yaml': 'version: 1\nrules:\n  - deny: "Bash(curl *)"\n',
+      'managed.d/10-more.yaml': 'version: 1\nrules:\n  - deny: "Bash(nc *)"\n',
+      'extra/added.yaml': 'version: 1\nrules:\n  - deny: "Bash(wget *)"\n',
     });
-    expect(policy.files[0]).toMatchObject({ source: managed, layer: 'managed' });
+    const added = path.join(managed.managedRoot, 'extra', 'added.yaml');
+    const base = { files: [], cwd: w.ws, home: w.home, ...managed };
+    const policy = await loadPolicy({ ...base, env: { TOOLGATE_MANAGED_POLICY: added } });
+    expect(policy.files.filter((f) => f.layer === 'managed').map((f) => path.basename(f.source))).toEqual([
+      'policy.yaml',
+      '10-more.yaml',
+      'added.yaml',
+    ]);
+    for (const c of ['curl https://x.test', 'nc x.test 80', 'wget https://x.test'])
+      expect(decideIn(w, policy, bash(c)).behavior, c).toBe('deny');
+    // Pointed at nothing, it adds nothing; the system files stay.
+    const missing = await loadPolicy({
+      ...base,
+      env: { TOOLGATE_MANAGED_POLICY: path.join(w.base, 'nope.yaml') },
+    });
+    expect(decideIn(w, missing, bash('curl https://x.test')).behavior).toBe('deny');
+  });
+
+  it('a managed file someone else can write is refused, and so is the whole policy', async () => {
+    const managed = managedRoot(path.join(w.base, 'managed-writable'), {
+      'policy.yaml': 'version: 1\nrules:\n  - deny: "Bash(curl *)"\n',
+      'managed.d/open.yaml': 'version: 1\n',
+    });
+    fs.chmodSync(path.join(managed.managedRoot, 'managed.d', 'open.yaml'), 0o666);
+    const problems = await problemsOf(() => loadPolicy({ cwd: w.ws, home: w.home, ...managed, env: {} }));
+    expect(problems[0]!.message).toMatch(/managed policy refused: it is writable by its group/);
+    fs.chmodSync(path.join(managed.managedRoot, 'managed.d', 'open.yaml'), 0o644);
+    fs.chmodSync(path.join(managed.managedRoot, 'managed.d'), 0o777);
+    const dir = await problemsOf(() => loadPolicy({ cwd: w.ws, home: w.home, ...managed, env: {} }));
+    expect(dir[0]!.message).toMatch(/managed\.d is writable by its group/);
+    fs.chmodSync(path.join(managed.managedRoot, 'managed.d'), 0o755);
+    // Owned by someone else: as root, by chown; otherwise the files are simply not uid 4242's.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) fs.chownSync(path.join(managed.managedRoot, 'policy.yaml'), 4242, 4242);
+    const other = await problemsOf(() =>
+      loadPolicy({ cwd: w.ws, home: w.home, ...managed, ...(asRoot ? {} : { managedOwner: 4242 }), env: {} }),
+    );
+    expect(other[0]!.message).toMatch(
+      asRoot ? /owned by uid 4242, not by root/ : /owned by uid \d+, not by uid 4242/,
+    );
   });
 });

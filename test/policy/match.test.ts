@@ -363,7 +363,7 @@ describe('path anchors (§1.3)', () => {
     fs.writeFileSync(path.join(dir, 'data', 'x'), 'x');
     const file = path.join(dir, 'policy.yaml');
     fs.writeFileSync(file, 'version: 1\nrules:\n  - deny: "Read(/data/**)"\n');
-    const policy = await loadPolicy({ files: [file], cwd: w.ws, home: w.home, managedFile: null, env: {} });
+    const policy = await loadPolicy({ files: [file], cwd: w.ws, home: w.home, managedRoot: null, env: {} });
     expect(decideIn(w, policy, read(path.join(dir, 'data/x'), 'bypassPermissions')).behavior).toBe('deny');
     expect(decideIn(w, policy, read('/data/x', 'bypassPermissions')).behavior).toBe('allow');
   });
@@ -377,7 +377,7 @@ describe('path anchors (§1.3)', () => {
       path.join(project, '.toolgate', 'policy.yaml'),
       'version: 1\nrules:\n  - deny: "Read(/secrets/**)"\n',
     );
-    const policy = await loadPolicy({ cwd: project, home: w.home, managedFile: null, env: {} });
+    const policy = await loadPolicy({ cwd: project, home: w.home, managedRoot: null, env: {} });
     const d = decideIn(w, policy, read('secrets/k', 'bypassPermissions', project));
     expect(d.behavior, d.reason).toBe('deny');
     expect(d.rule?.source).toBe(path.join(project, '.toolgate', 'policy.yaml'));
@@ -395,7 +395,7 @@ describe('path anchors (§1.3)', () => {
       files: [file],
       cwd: project,
       home: w.home,
-      managedFile: null,
+      managedRoot: null,
       env: {},
     });
     expect(decideIn(w, policy, read('secrets/k', 'bypassPermissions', project)).behavior).toBe('deny');

@@ -157,3 +157,23 @@ export const ALL_MODES = [
 export async function decideWith(world: World, perms: Permissions, call: Call): Promise<Decision> {
   return decideIn(world, await compile(world, perms), call);
 }
+
+/**
+ * A managed root of the test's own (the library API's seam; the real one is /etc/toolgate):
+ * `files` maps names under it (`policy.yaml`, `managed.d/x.yaml`) to text. Directories 0755 and
+ * files 0644, owned by whoever runs the test, which `managedOwner` names.
+ */
+export function managedRoot(
+  dir: string,
+  files: Record<string, string>,
+): { managedRoot: string; managedOwner: number } {
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(file, text, { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+  }
+  fs.chmodSync(dir, 0o755);
+  if (fs.existsSync(path.join(dir, 'managed.d'))) fs.chmodSync(path.join(dir, 'managed.d'), 0o755);
+  return { managedRoot: dir, managedOwner: process.getuid?.() ?? 0 };
+}
