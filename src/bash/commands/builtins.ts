@@ -226,7 +226,6 @@ export const BUILTINS: CommandTable = {
   ':': harmless,
   true: harmless,
   false: harmless,
-  echo: harmless,
   printf: printfSpec,
   pwd: harmless,
   cd: cdSpec,

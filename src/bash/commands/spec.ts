@@ -1,3 +1,4 @@
+import type { Trait } from '../catalogue/effect.js';
 import type { CommandLine, SimpleCommand } from '../command-line.js';
 import { wordMayBeOption } from '../option-risk.js';
 import {
@@ -76,6 +77,8 @@ export interface EffectSink {
   runsStdin(why: string): void;
   /** Hands a variable to every later command (`export X=...`). */
   exportVariable(name: string, value: Word): void;
+  /** A trait this call has beyond its command's own (find with -exec is not prefix-allowable). */
+  trait(t: Trait): void;
 }
 
 export interface RunOptions {
@@ -112,6 +115,8 @@ export interface CommandSpec {
    * policy patterns look through it, as Claude Code's do.
    */
   readonly transparent?: boolean;
+  /** What the policy reads instead of the command's name (see catalogue/effect.ts). */
+  readonly traits?: readonly Trait[];
 }
 
 export type CommandTable = Readonly<Record<string, CommandSpec>>;

@@ -1,7 +1,5 @@
-import { wordMayBeOption } from '../option-risk.js';
-import type { Word } from '../word.js';
-import { scanAwkProgram } from './awk-program.js';
-import { scanSedScript } from './sed-script.js';
+import { scanAwkProgram } from '../../../../src/bash/commands/awk-program.js';
+import { scanSedScript } from '../../../../src/bash/commands/sed-script.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -10,7 +8,9 @@ import {
   type OptionRules,
   printer,
   reader,
-} from './spec.js';
+} from '../../../../src/bash/commands/spec.js';
+import { wordMayBeOption } from '../../../../src/bash/option-risk.js';
+import type { Word } from '../../../../src/bash/word.js';
 
 /** Text filters: they read files and print. The exceptions are the options and scripts that write or run. */
 

@@ -1,0 +1,78 @@
+import type { CommandContext, EffectSink, Parsed } from '../commands/spec.js';
+import type { ParseOptions } from '../options.js';
+import type { Effect, Trait } from './effect.js';
+
+/**
+ * One command as reviewable data: what its body looks like (`shape`), every option it has with
+ * the effect of each, what an option not listed means, the typed traits the policy reads, and
+ * example lines grouped by the verdict each must get. One interpreter (interpret.ts) turns an
+ * entry into the classifier's analyzer; the registry (registry.ts) checks entries at load.
+ */
+export interface CatalogueEntry {
+  /** The command name; `aliases` are other names for the same program (gawk, mawk). */
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  /** One line a reviewer reads: what it does with its arguments. */
+  readonly summary: string;
+  readonly shape: Shape;
+  /**
+   * Every option in getopt form (`'o|output='`: `-o` / `--output` with a value, `'color?'` an
+   * optional `=value`, `'c'` a flag), with what it does. The option's id is its long name.
+   */
+  readonly options?: Readonly<Record<string, Effect>>;
+  /** What an option not listed means: `fail` (not read-only) unless the program has no option that matters. */
+  readonly unknownOptions: 'fail' | 'harmless';
+  readonly parse?: Omit<ParseOptions, 'dangerous'>;
+  readonly traits?: readonly Trait[];
+  readonly examples: Examples;
+}
+
+/** Example lines, by the verdict the classifier must give each (checked by a test over the whole catalogue). */
+export interface Examples {
+  /** Only reads local state. */
+  readonly readOnly?: readonly string[];
+  /** Not read-only, not destructive (an additive write, a network read, an option not modelled). */
+  readonly notReadOnly?: readonly string[];
+  /** Can destroy data, send it off the machine, or run code the line does not show. */
+  readonly destructive?: readonly string[];
+}
+
+export type Shape =
+  /** Its operands are data, not files (echo, seq). */
+  | { readonly kind: 'printer' }
+  /** Its operands are files it reads. */
+  | {
+      readonly kind: 'reader';
+      /** The first operand is a program or expression, not a file (yq EXPR FILE...). */
+      readonly skipFirst?: boolean;
+      /** With this option (id) it edits its file operands in place rather than reading them. */
+      readonly inPlace?: { readonly option: string; readonly written: string };
+      /** With any of these options (ids) its operands are data, not files (shuf -e). */
+      readonly dataWith?: readonly string[];
+    }
+  /** Its operands are files it writes; with the `append` option (id) it appends. Devices that discard are no writes. */
+  | { readonly kind: 'writer'; readonly append: string }
+  /** It never ends by design (yes). */
+  | { readonly kind: 'lingers'; readonly why: string }
+  /**
+   * The named escape hatch: a one-off analyzer for a command whose arguments are a language of
+   * their own (sed and awk scripts, jq filters). Its options still come from the entry.
+   */
+  | {
+      readonly kind: 'escape';
+      readonly why: string;
+      readonly analyze: EscapeAnalyzer;
+      /** Options (ids) whose listed effect this analyzer reports itself (`sed -i` edits the operands). */
+      readonly handles?: readonly string[];
+    };
+
+/**
+ * An escape hatch's analyzer. `parsed`: the arguments read with the entry's options (whose
+ * effects are already reported); undefined when the entry lists none because the command's
+ * arguments are not getopt's (jq's `--arg NAME VALUE`): it reads `ctx.args` itself.
+ */
+export type EscapeAnalyzer = (ctx: CommandContext, sink: EffectSink, parsed: Parsed | undefined) => void;
+
+export type ShapeKind = Shape['kind'];
+
+export const SHAPES: readonly ShapeKind[] = ['printer', 'reader', 'writer', 'lingers', 'escape'];
