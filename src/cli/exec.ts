@@ -14,6 +14,10 @@ import {
   PolicyLoadFailed,
   policyFor,
 } from './policy-args.js';
+import { onStopSignal, signalExitCode } from './stop-signals.js';
+
+/** Past the sandbox's kill grace (2 s), so that aborted calls are answered before the exit. */
+const EXEC_STOP_GRACE_MS = 5_000;
 
 const HELP = `usage: toolgate exec [--policy F]... [--mode M] [--cwd D] [--trace] [--log FILE] [--hooks FILE] [--json]
 
@@ -26,6 +30,9 @@ tool_use_id. Blocks given one per line start as they arrive.
   --hooks FILE   Claude Code settings JSON whose "hooks" (PreToolUse, PostToolUse; command
                  hooks) run around every call
   --json         on a terminal too, print tool_result JSON instead of rendered text
+
+SIGTERM, SIGINT and SIGHUP abort the calls in flight (their processes are killed), answer the
+blocks already read, and exit with 128 + the signal's number within 5 s.
 
 Without a terminal, a call that needs approval is denied with the reason. On a terminal the
 calls are rendered and you are asked. Exit status: 0 all blocks answered; 1 some input was
@@ -100,6 +107,15 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const executor = new StreamingToolExecutor(ctx, canUseTool);
   const entries = new Channel<Entry>();
   let bad = 0;
+  // A stop signal aborts every call (their processes are killed), answers the blocks already
+  // read and reads no more; see stop-signals.ts for the bound on how long that may take.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const removeStopHandlers = onStopSignal((signal) => {
+    stoppedBy = signal;
+    ctx.abortController.abort(new Error(`toolgate exec received ${signal}`));
+    entries.push({ kind: 'eof' });
+    (io.stdin as Partial<NodeJS.ReadStream>).destroy?.();
+  }, EXEC_STOP_GRACE_MS);
 
   const reading = readBlocks(io.stdin, (value, where) => {
     const read = readToolUseBlock(value);
@@ -158,11 +174,13 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
         break;
       }
     }
-    await reading;
+    if (stoppedBy === undefined) await reading;
   } finally {
+    removeStopHandlers();
     terminal?.close();
     await log?.close();
   }
+  if (stoppedBy !== undefined) return signalExitCode(stoppedBy);
   return bad > 0 ? 1 : 0;
 }
 

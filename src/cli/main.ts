@@ -9,6 +9,7 @@ import type {
   serveWarmHooks as ServeWarmHooks,
 } from './hook-main.js';
 import type { CliIO } from './io.js';
+import { watchParentOfReexec } from './reexec.js';
 import { readStdin, writeStdout } from './stdio.js';
 import { warmSocketPath } from './warm.js';
 import { askWarm, startWarm } from './warm-client.js';
@@ -22,6 +23,9 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
     process.exit(failureCode);
   });
 }
+
+// A child restarted for isolated-vm stops when the toolgate process it was started for dies.
+watchParentOfReexec(process.env);
 
 // The streams are built on first use: a hook process reads and writes the descriptors instead.
 const io: CliIO = {

@@ -44,7 +44,7 @@ export async function policyFor(
       : (await import('../policy/layers.js')).loadPolicyFiles(entries);
     if (policy.hasConditions) {
       // Conditions run in isolated-vm, which needs node restarted with --no-node-snapshot.
-      if (needsReexec(true, io)) reexecWithIsolates(io, consumedStdin);
+      if (needsReexec(true, io)) await reexecWithIsolates(io, consumedStdin);
       const { prepareConditions } = await import('../policy/conditions.js');
       policy.conditions = await prepareConditions(policy);
     }

@@ -7,6 +7,10 @@ import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { classifierFor, logFor, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { onStopSignal } from './stop-signals.js';
+
+/** How long requests in flight may take to finish after SIGTERM before they are cut. */
+const SERVE_STOP_GRACE_MS = 5_000;
 
 const HELP = `usage: toolgate serve [--port P] [--host H] | [--socket S]  [--policy F]... [--log FILE] [--max-body BYTES]
 
@@ -15,7 +19,7 @@ Answers decisions from a warm process over HTTP (loopback by default, or a unix 
   POST /decide   {"tool", "input", "cwd", "mode"?} -> a Decision
   GET  /health
 SIGHUP reloads the policy (a broken policy keeps the old one and says why); SIGTERM and SIGINT
-stop accepting, finish what is in flight, close the log and exit.
+stop accepting, give what is in flight 5 s to finish (then cut it), close the log and exit 0.
 
 As a Claude Code hook:
   {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "http", "url": "http://127.0.0.1:8787/hook"}]}]}}
@@ -97,12 +101,16 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   };
   process.on('SIGHUP', () => void reload());
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      server.close(() => resolve());
-      server.closeIdleConnections?.();
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    onStopSignal(
+      () => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // A request still open after the grace period (a slow client, a slow classifier) is cut.
+        setTimeout(() => server.closeAllConnections(), SERVE_STOP_GRACE_MS).unref();
+      },
+      SERVE_STOP_GRACE_MS + 1_000,
+      ['SIGTERM', 'SIGINT'],
+    );
   });
   await log?.close();
   if (values.socket) fs.rmSync(values.socket, { force: true });

@@ -87,7 +87,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     async (args, cliIO) => {
       // The JavaScript tool runs in isolated-vm, which needs node restarted with --no-node-snapshot.
       if (sub.isolates && needsReexec(true, cliIO) && !args.includes('--help') && !args.includes('-h'))
-        reexecWithIsolates(cliIO);
+        await reexecWithIsolates(cliIO);
       return (await sub.load())(args, cliIO);
     },
     rest,
