@@ -1,3 +1,4 @@
+import { type Answer, stricter } from '../policy/behavior.js';
 import type { Mode } from '../policy/mode.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, runCommandHook } from './hook-command.js';
 import { type HookJsonOutput, type HookOpinion, parseHookOutput, parseHookStdout } from './hook-output.js';
@@ -64,8 +65,8 @@ export interface HookConfig {
 
 /** The hooks' combined verdict on one call, before the policy has spoken. */
 export interface PreHookVerdict {
-  /** Strictest of the hooks' decisions: deny > defer > ask > allow. */
-  permission?: 'allow' | 'deny' | 'ask' | 'defer';
+  /** Strictest of the hooks' decisions (policy/behavior.ts: deny > defer > ask > allow). */
+  permission?: Answer;
   reason?: string;
   updatedInput?: Record<string, unknown>;
   /** Two hooks rewrote the input differently: the call must not run. */
@@ -188,8 +189,6 @@ async function runHandler(
   }
 }
 
-const PERMISSION_RANK = { allow: 0, ask: 1, defer: 2, deny: 3 } as const;
-
 export async function runPreToolUseHooks(
   config: HookConfig | undefined,
   input: PreToolUseHookInput,
@@ -205,11 +204,9 @@ export async function runPreToolUseHooks(
   }
   if (handlers.length === 0) return verdict;
   const runs = await Promise.all(handlers.map((h) => runHandler(h, input, input.cwd, signal)));
-  const reasons: Partial<Record<keyof typeof PERMISSION_RANK, string[]>> = {};
-  const note = (p: keyof typeof PERMISSION_RANK, reason: string | undefined) => {
-    if (verdict.permission === undefined || PERMISSION_RANK[p] > PERMISSION_RANK[verdict.permission]) {
-      verdict.permission = p;
-    }
+  const reasons: Partial<Record<Answer, string[]>> = {};
+  const note = (p: Answer, reason: string | undefined) => {
+    verdict.permission = verdict.permission === undefined ? p : stricter(verdict.permission, p);
     if (reason) {
       reasons[p] ??= [];
       reasons[p].push(reason);

@@ -1,0 +1,87 @@
+import type { BashPart } from '../bash-parts.js';
+import { criticalRemoval, protectedWrite } from '../guards.js';
+import { TREE_LIMIT } from './bash-rules.js';
+import type { BashLine, Verdict } from './subject.js';
+import { guardVerdict } from './verdict.js';
+
+/**
+ * The guards of a Bash line: what no allow rule and no mode lifts. Most only matter when a
+ * rule could match what cannot be seen (BashLine.contentRules, hiddenMatters).
+ */
+
+export function lineNotAnalyzed(l: BashLine): Verdict | undefined {
+  if (l.complete || !l.hiddenMatters) return undefined;
+  return guardVerdict(
+    'ask',
+    `the command line could not be fully analyzed, so deny rules cannot be ruled out: ${l.facts.reasons[0] ?? ''}`,
+  );
+}
+
+export function partCriticalRemoval(part: BashPart, l: BashLine): Verdict | undefined {
+  const why = criticalRemoval(part, l.ctx.fs.home, l.workspace.root, (p) => l.ctx.fs.realpath(p));
+  return why ? guardVerdict(l.ctx.policy.guards.criticalDelete, why) : undefined;
+}
+
+/** Running what was just downloaded: `curl x | sh`, `bash <(curl x)`, `eval "$(curl x)"`. */
+export function linePipeToShell(l: BashLine): Verdict | undefined {
+  const runner = l.parts.find(
+    (p) => (p.report.runsStdin && p.report.stdin === 'pipe') || p.report.unknownCode.length > 0,
+  );
+  const fetcher = runner && l.parts.find((p) => p.report.network);
+  if (!runner || !fetcher) return undefined;
+  const reason = `${runner.display} runs code that ${fetcher.display} downloads (network output run as a program)`;
+  return guardVerdict(l.ctx.policy.guards.pipeToShell, reason);
+}
+
+export function partHiddenCode(part: BashPart, l: BashLine): Verdict | undefined {
+  if (!l.hiddenMatters || part.report.unknownCode.length === 0) return undefined;
+  return guardVerdict('ask', `${part.report.unknownCode[0]}, so deny rules cannot be ruled out`);
+}
+
+/**
+ * A directory read all the way down whose files could not all be checked against the rules
+ * on reads (too many, or no way to list them): the deny rules cannot be ruled out.
+ */
+export function partUncheckedTree(part: BashPart, l: BashLine): Verdict | undefined {
+  if (!l.contentRules) return undefined;
+  const rules = l.ctx.policy.pathRules.read;
+  if (rules.deny.length + rules.ask.length === 0) return undefined;
+  for (const t of part.readTrees)
+    for (const root of t.paths ?? []) {
+      if (l.ctx.fs.walk?.(root, t.how, TREE_LIMIT) !== undefined) continue;
+      return guardVerdict(
+        'ask',
+        `${part.display} reads every file below ${root}, too many to check against the rules on reads (over ${TREE_LIMIT.toLocaleString('en-US')}), so a deny rule might apply`,
+      );
+    }
+  return undefined;
+}
+
+export function partUnknownPath(part: BashPart, l: BashLine): Verdict | undefined {
+  if (!l.contentRules) return undefined;
+  for (const ref of [...part.reads, ...part.writes, ...part.removes])
+    if (ref.paths === undefined)
+      return guardVerdict(
+        'ask',
+        `cannot tell which file "${ref.raw}" names, so a path deny rule might apply`,
+      );
+  return undefined;
+}
+
+export function linePlanMode(l: BashLine): Verdict | undefined {
+  if (l.mode !== 'plan' || l.facts.readOnly) return undefined;
+  return {
+    behavior: 'deny',
+    by: 'mode',
+    reason: `plan mode runs only read-only commands: ${l.facts.reasons[0] ?? 'this line is not read-only'}`,
+  };
+}
+
+export function partProtectedWrite(part: BashPart, l: BashLine): Verdict | undefined {
+  for (const w of [...part.writes, ...part.removes])
+    for (const p of w.paths ?? []) {
+      const entry = protectedWrite(p, l.workspace.roots, (q) => l.ctx.fs.realpath(q));
+      if (entry) return guardVerdict('ask', `${part.display} writes ${p}, a protected path (${entry})`);
+    }
+  return undefined;
+}
