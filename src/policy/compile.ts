@@ -105,7 +105,11 @@ export const SANDBOX_DEFAULTS = {
   timeoutMs: 120_000,
   maxTimeoutMs: 600_000,
   maxOutputChars: 30_000,
-  maxOutputBytes: 5 * 1024 * 1024 * 1024,
+  // The hard cap on what one call may write (then it is stopped): the model sees 30,000
+  // characters, and the rest is kept for it to page through with Read. 32 MiB holds any build or
+  // test log a reader pages through, and bounds the disk one call can fill (a 10 s `yes` wrote
+  // 2.7 GB under the old 5 GiB cap). A policy raises it with sandbox.maxOutputBytes.
+  maxOutputBytes: 32 * 1024 * 1024,
   network: false,
   os: 'auto',
 } as const;

@@ -53,7 +53,9 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, BashProgress>(
   name: 'Bash',
   searchHint: 'shell command run execute terminal',
   inputSchema,
-  maxResultSizeChars: 30_000,
+  // The sandbox already bounds the output (maxOutputChars inline, the rest in a spill file whose
+  // path the result names); a second bound here would spill the excerpt again. Read does the same.
+  maxResultSizeChars: Number.POSITIVE_INFINITY,
   isReadOnly: (input) => bashFacts(input.command).readOnly,
   isConcurrencySafe: (input) => bashFacts(input.command).concurrencySafe,
   isDestructive: (input) => bashFacts(input.command).destructive,
