@@ -17,6 +17,11 @@ import { HEX64 } from './format.js';
 
 export const CHECKPOINT_VERSION = 1;
 
+/** Where every toolgate command that writes LOG keeps its checkpoint, and where verify looks for it. */
+export function checkpointPathOf(logPath: string): string {
+  return `${logPath}.checkpoint`;
+}
+
 export interface Checkpoint {
   v: 1;
   /** Records in the log when it was written (= the head record's seq). */

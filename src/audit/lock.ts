@@ -18,7 +18,16 @@
  * `.break` file that waiters remove after 5 s.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AuditError } from './error.js';
@@ -35,6 +44,10 @@ interface Owner {
   host: string;
   nonce: string;
   since: number;
+  /** Linux: the owner's start time (clock ticks since boot, /proc/PID/stat field 22). */
+  start?: number;
+  /** Linux: the owner's pid namespace (/proc/self/ns/pid): its pid means something only in it. */
+  ns?: string;
 }
 
 const BREAK_STALE_MS = 5_000;
@@ -53,7 +66,7 @@ export class FileLock {
     let lastLook = 0;
     const nonce = randomBytes(12).toString('hex');
     for (let attempt = 0; ; attempt++) {
-      const owner: Owner = { pid: process.pid, host: HOST, nonce, since: Date.now() };
+      const owner: Owner = { pid: process.pid, host: HOST, nonce, since: Date.now(), ...SELF };
       const fd = tryCreate(path, JSON.stringify(owner), true);
       if (fd !== undefined) return new FileLock(path, fd);
       // Looking at the owner costs three syscalls and waiters poll often: look now and then.
@@ -102,6 +115,50 @@ export class FileLock {
 
 const LOOK_EVERY_MS = 50;
 const HOST = hostname();
+
+/** What this process writes about itself beyond its pid (nothing where there is no /proc). */
+const SELF: Pick<Owner, 'start' | 'ns'> = (() => {
+  const ns = pidNamespace();
+  const start = processStart(process.pid);
+  return {
+    ...(ns !== undefined && { ns }),
+    ...(start !== undefined && start !== 'gone' && { start: start.start }),
+  };
+})();
+
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
+/** From /proc/PID/stat: its start time and whether it is a zombie; 'gone' when there is no such process. */
+function processStart(pid: number): { start: number; zombie: boolean } | 'gone' | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // No /proc at all (another OS, a sandbox without it): we cannot tell.
+    return code === 'ENOENT' && SELF_HAS_PROC ? 'gone' : undefined;
+  }
+  // "pid (comm) state ..." where comm may hold spaces and parentheses: fields start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const start = Number(fields[19]); // field 22 overall; fields[0] is field 3 (state)
+  if (!Number.isSafeInteger(start)) return undefined;
+  return { start, zombie: fields[0] === 'Z' || fields[0] === 'X' };
+}
+
+const SELF_HAS_PROC = (() => {
+  try {
+    statSync('/proc/self/stat');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 /**
  * Full jitter, the ceiling doubling from 1 ms to 50 ms: a waiter behind one short hold gets in
@@ -162,7 +219,9 @@ function parseOwner(content: string): Owner | undefined {
       typeof o.pid === 'number' &&
       typeof o.host === 'string' &&
       typeof o.nonce === 'string' &&
-      typeof o.since === 'number'
+      typeof o.since === 'number' &&
+      (o.start === undefined || typeof o.start === 'number') &&
+      (o.ns === undefined || typeof o.ns === 'string')
     ) {
       return o as Owner;
     }
@@ -173,10 +232,22 @@ function parseOwner(content: string): Owner | undefined {
 function isStale(seen: Seen, staleMs: number): boolean {
   const since = seen.owner?.since ?? seen.mtimeMs;
   if (Date.now() - since > staleMs) return true;
-  return seen.owner !== undefined && seen.owner.host === HOST && !isRunning(seen.owner.pid);
+  return seen.owner !== undefined && seen.owner.host === HOST && !isRunning(seen.owner);
 }
 
-function isRunning(pid: number): boolean {
+function isRunning(owner: Owner): boolean {
+  const { pid } = owner;
+  // A pid from another pid namespace names some other process here, or none: only time tells.
+  if (owner.ns !== undefined && SELF.ns !== undefined && owner.ns !== SELF.ns) return true;
+  if (SELF.ns !== undefined) {
+    const now = processStart(pid);
+    if (now === 'gone') return false;
+    if (now !== undefined) {
+      if (now.zombie) return false; // killed, not yet reaped by its parent
+      if (owner.start !== undefined && now.start !== owner.start) return false; // pid reused
+      return true;
+    }
+  }
   try {
     process.kill(pid, 0);
     return true;

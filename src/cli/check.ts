@@ -5,7 +5,7 @@ import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { cwdOf, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 
-const HELP = `usage: toolgate check --tool T --input JSON [--policy F]... [--mode M] [--cwd D] [--json] [--explain] [--log FILE]
+const HELP = `usage: toolgate check --tool T --input JSON [--policy F]... [--mode M] [--cwd D] [--json] [--explain] [--log FILE [--log-key KEY]]
        toolgate check --stdin [--policy F]...   (JSON Lines in: {"tool","input","mode"?,"cwd"?}; a Decision per line out)
 
 Asks the policy whether a tool call may run. Prints the decision: allow, ask or deny, and why.

@@ -7,7 +7,7 @@ import { classifierFor, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policy
 import { Reexecuted } from './reexec.js';
 import { readStdin, writeStdout } from './stdio.js';
 
-const HELP = `usage: toolgate hook [--policy F]... [--log FILE] [--warm]
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY]] [--warm]
 
 A Claude Code PreToolUse hook: reads the hook JSON on stdin, decides with the policy, and
 writes {"hookSpecificOutput": {"permissionDecision": "allow"|"deny"|"ask", ...}} on stdout.

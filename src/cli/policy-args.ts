@@ -15,6 +15,7 @@ export const POLICY_OPTIONS = {
   mode: { type: 'string' },
   cwd: { type: 'string' },
   log: { type: 'string' },
+  'log-key': { type: 'string' },
 } as const;
 
 export class PolicyLoadFailed extends Error {
@@ -100,13 +101,34 @@ export function modeOf(text: string | undefined): Mode | undefined {
  * the project's (projectRoot from `cwd`, the agent's directory; else the command's): the hook
  * is started in whatever directory the agent has moved to. A missing directory is made,
  * private to the user: a log that cannot be opened would otherwise block every call.
+ * Its checkpoint is kept beside it (LOG.checkpoint, rewritten after every batch), signed with
+ * the Ed25519 key from --log-key or $TOOLGATE_LOG_KEY (relative like the log) when one is
+ * named. A key that is named but cannot be read is an error: the log would otherwise go
+ * unsigned without anyone noticing.
  */
-export async function logFor(values: { log?: string | undefined }, io: CliIO, cwd?: string) {
+export async function logFor(
+  values: { log?: string | undefined; 'log-key'?: string | undefined },
+  io: CliIO,
+  cwd?: string,
+) {
   const file = values.log ?? io.env.TOOLGATE_LOG;
   if (file === undefined || file === '') return undefined;
-  const { DecisionLog } = await import('../audit/log.js');
-  const { projectRoot } = await import('../policy/discovery.js');
-  const resolved = path.isAbsolute(file) ? file : path.resolve(projectRoot(cwd ?? io.cwd, io.env), file);
+  const [{ DecisionLog }, { checkpointPathOf }, { projectRoot }] = await Promise.all([
+    import('../audit/log.js'),
+    import('../audit/checkpoint.js'),
+    import('../policy/discovery.js'),
+  ]);
+  const at = (f: string) => (path.isAbsolute(f) ? f : path.resolve(projectRoot(cwd ?? io.cwd, io.env), f));
+  const resolved = at(file);
   fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
-  return DecisionLog.open(resolved);
+  const keyFile = values['log-key'] ?? io.env.TOOLGATE_LOG_KEY;
+  let signingKey: import('node:crypto').KeyObject | undefined;
+  if (keyFile !== undefined && keyFile !== '') {
+    const { readPrivateKeyFile } = await import('../audit/key-file.js');
+    signingKey = await readPrivateKeyFile(at(keyFile));
+  }
+  return DecisionLog.open(resolved, {
+    checkpointPath: checkpointPathOf(resolved),
+    ...(signingKey !== undefined && { signingKey }),
+  });
 }

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { verifyingKeyOf } from '../audit/checkpoint.js';
+import { checkpointPathOf, verifyingKeyOf } from '../audit/checkpoint.js';
 import { describe } from '../audit/error.js';
 import { type VerifyResult, verifyLog } from '../audit/verify.js';
 import { parseCliArgs } from './args.js';
@@ -14,7 +15,8 @@ Checks that a decision log's hash chain is intact. If it is not, names the first
 and what is wrong with it: edited, inserted, removed, reordered, truncated, not-json,
 newer-version (or missing, empty, checkpoint). Reads only; never writes anything.
 
-  --checkpoint FILE   the log's checkpoint: without it, records cut off the end go unnoticed
+  --checkpoint FILE   the log's checkpoint (default LOG.checkpoint, which every toolgate command
+                      that writes LOG keeps): without one, records cut off the end go unnoticed
   --public-key FILE   Ed25519 public key (PEM): the checkpoint must carry a valid signature
   --deep              also check every record is a well-formed v1 record in canonical form
   --json              print the result as JSON
@@ -36,11 +38,15 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   }
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing LOG' : 'give exactly one LOG');
-  if (values['public-key'] !== undefined && values.checkpoint === undefined) {
-    throw new UsageError('--public-key verifies a checkpoint: give --checkpoint too');
-  }
   const log = resolve(io.cwd, positionals[0]!);
-  const checkpointPath = values.checkpoint === undefined ? undefined : resolve(io.cwd, values.checkpoint);
+  // The writers' checkpoint, when it is there; with a public key it must be there.
+  const beside = checkpointPathOf(log);
+  const checkpointPath =
+    values.checkpoint !== undefined
+      ? resolve(io.cwd, values.checkpoint)
+      : values['public-key'] !== undefined || existsSync(beside)
+        ? beside
+        : undefined;
   const publicKey =
     values['public-key'] === undefined ? undefined : await readKey(resolve(io.cwd, values['public-key']));
 

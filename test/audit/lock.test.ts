@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,49 @@ describe('FileLock', () => {
     const lock = await FileLock.acquire(path, { timeoutMs: 5_000 });
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
     lock.release();
+  });
+
+  it('breaks at once a lock whose owner was killed and is a zombie its parent has not reaped yet', async () => {
+    // The child exits after sh has become `sleep`, which never reaps it.
+    const sh = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 5'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const zombie = Number((await once(sh.stdout, 'data'))[0].toString().trim());
+    try {
+      for (let i = 0; i < 200 && !/\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'latin1')); i++)
+        await sleep(10);
+      expect(readFileSync(`/proc/${zombie}/stat`, 'latin1')).toMatch(/\) Z /);
+      writeFileSync(path, owner(zombie));
+      const started = Date.now();
+      const lock = await FileLock.acquire(path, { timeoutMs: 5_000, staleMs: 30_000 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      lock.release();
+    } finally {
+      sh.kill('SIGKILL');
+    }
+  });
+
+  it('breaks at once a lock whose pid now belongs to another process (its start time differs)', async () => {
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(owner(process.ppid)), start: 1 }));
+    const lock = await FileLock.acquire(path, { timeoutMs: 5_000, staleMs: 30_000 });
+    expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('writes its start time and pid namespace, and keeps a lock whose owner is that very process', async () => {
+    const mine = await FileLock.acquire(path);
+    const written = JSON.parse(readFileSync(path, 'utf8'));
+    expect(written.start).toEqual(expect.any(Number));
+    expect(written.ns).toMatch(/^pid:/);
+    const err = await FileLock.acquire(path, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect((err as AuditError).kind).toBe('lock-timeout');
+    mine.release();
+  });
+
+  it('leaves a lock of an owner in another pid namespace to staleMs (its pid means nothing here)', async () => {
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(owner(deadPid())), ns: 'pid:[1]' }));
+    const err = await FileLock.acquire(path, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect((err as AuditError).kind).toBe('lock-timeout');
   });
 
   it('breaks a lock older than staleMs even if its owner looks alive (pid reuse, another host)', async () => {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -154,5 +155,39 @@ describe('toolgate hook', () => {
     expect(records[1].prev).toBe(records[0].hash);
     const verify = await runCli(['verify', log]);
     expect(verify.code).toBe(0);
+  });
+
+  it('keeps a checkpoint beside the log, signed with --log-key, so a cut-off tail is found', async () => {
+    const dir = fs.mkdtempSync(path.join(work, 'signed-'));
+    const log = path.join(dir, 'decisions.jsonl');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    fs.writeFileSync(path.join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    fs.writeFileSync(path.join(dir, 'key.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    for (const command of ['ls', 'git status', 'pwd']) {
+      const r = await runCli(['hook', '--log', log, '--log-key', path.join(dir, 'key.pem')], {
+        stdin: hookInput('Bash', { command }),
+        cwd: work,
+      });
+      expect(r.code).toBe(0);
+    }
+    const checkpoint = JSON.parse(fs.readFileSync(`${log}.checkpoint`, 'utf8'));
+    expect(checkpoint).toMatchObject({ count: 3, sig: expect.any(String) });
+    const pub = path.join(dir, 'key.pub');
+    expect((await runCli(['verify', log, '--public-key', pub])).code).toBe(0);
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    fs.writeFileSync(log, `${lines.slice(0, 2).join('\n')}\n`);
+    const cut = await runCli(['verify', log, '--public-key', pub]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/truncated/);
+  });
+
+  it('blocks (exit 2) when the signing key it was given cannot be read: the log would go unsigned', async () => {
+    const log = path.join(work, 'unsigned.jsonl');
+    const r = await runCli(['hook', '--log', log, '--log-key', path.join(work, 'no-such-key.pem')], {
+      stdin: hookInput('Bash', { command: 'ls' }),
+      cwd: work,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-key\.pem/);
   });
 });
