@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 /** `toolgate hook` as Claude Code runs it: a process, hook JSON on stdin, exit 2 to block. */
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-hook-'));
@@ -163,7 +164,7 @@ describe('toolgate hook', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     fs.writeFileSync(path.join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     fs.writeFileSync(path.join(dir, 'key.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
-    for (const command of ['ls', 'git status', 'pwd']) {
+    for (const command of ['ls', 'pwd']) {
       const r = await runCli(['hook', '--log', log, '--log-key', path.join(dir, 'key.pem')], {
         stdin: hookInput('Bash', { command }),
         cwd: work,
@@ -171,15 +172,15 @@ describe('toolgate hook', () => {
       expect(r.code).toBe(0);
     }
     const checkpoint = JSON.parse(fs.readFileSync(`${log}.checkpoint`, 'utf8'));
-    expect(checkpoint).toMatchObject({ count: 3, sig: expect.any(String) });
+    expect(checkpoint).toMatchObject({ count: 2, sig: expect.any(String) });
     const pub = path.join(dir, 'key.pub');
-    expect((await runCli(['verify', log, '--public-key', pub])).code).toBe(0);
+    expect((await runMain(['verify', log, '--public-key', pub], { cwd: dir })).code).toBe(0);
     const lines = fs.readFileSync(log, 'utf8').split('\n');
-    fs.writeFileSync(log, `${lines.slice(0, 2).join('\n')}\n`);
-    const cut = await runCli(['verify', log, '--public-key', pub]);
+    fs.writeFileSync(log, `${lines[0]}\n`);
+    const cut = await runMain(['verify', log, '--public-key', pub], { cwd: dir });
     expect(cut.code).toBe(1);
     expect(cut.stderr).toMatch(/truncated/);
-  });
+  }, 120_000);
 
   it('blocks (exit 2) when the signing key it was given cannot be read: the log would go unsigned', async () => {
     const log = path.join(work, 'unsigned.jsonl');
@@ -189,5 +190,5 @@ describe('toolgate hook', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no-such-key\.pem/);
-  });
+  }, 60_000);
 });
