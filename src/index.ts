@@ -4,16 +4,23 @@
  */
 
 // Drop-in: an Anthropic SDK agent loop with toolgate in the middle; decisions over HTTP;
-// Claude Code's PreToolUse hook protocol.
+// Claude Code's PreToolUse and PermissionRequest hook protocols, in the registry of hook protocols.
 export { type AgentRun, type RunAgentOptions, runAgent } from './adapters/agent-loop.js';
 export {
+  CLAUDE_PROTOCOLS,
+  type ClaudeHookEvent,
+  claudePermissionRequest,
+  claudePreToolUse,
   type HookOutput,
   hookFailure,
   hookMode,
   hookOutput,
   type ParsedHook,
+  type PermissionRequestOutput,
   parseHookInput,
 } from './adapters/claude-hook.js';
+export { type HookAnswer, type HookPayload, type HookProtocol, readHookPayload } from './adapters/hook-protocol.js';
+export { HOOK_PROTOCOLS } from './adapters/hook-protocols.js';
 export { createDecisionServer, type DecisionServerOptions } from './adapters/http-server.js';
 // MCP: a proxy that guards an MCP server, and MCP servers' tools inside the pipeline.
 export {

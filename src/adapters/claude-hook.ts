@@ -2,10 +2,12 @@ import path from 'node:path';
 import type { Decision } from '../policy/decision.js';
 import { type Mode, parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
+import { type HookProtocol, readHookPayload } from './hook-protocol.js';
 
 /**
- * Claude Code's PreToolUse hook protocol: the hook JSON Claude Code sends on stdin (or POSTs to
- * an http hook), turned into a ToolRequest; and a Decision turned into the JSON it reads back.
+ * Claude Code's hook protocols, PreToolUse and PermissionRequest: the hook JSON Claude Code sends
+ * on stdin (or POSTs to an http hook), turned into a ToolRequest; and a Decision turned into the
+ * JSON it reads back. Both are entries of the hook protocol registry (hook-protocols.ts).
  * Claude Code treats a failed hook as "proceed", so the caller must turn every error into a
  * block (exit 2, or a deny for http hooks): this module only reports errors as values.
  */
@@ -23,34 +25,32 @@ export interface HookInput {
 }
 
 export type ParsedHook =
-  | { ok: true; event: 'PreToolUse'; request: ToolRequest; toolUseId?: string }
-  /** Another event: toolgate has no opinion and says nothing. */
-  | { ok: true; event: 'other'; name: string }
+  | { ok: true; event: ClaudeHookEvent; request: ToolRequest; toolUseId?: string }
   | { ok: false; error: string };
 
+export type ClaudeHookEvent = 'PreToolUse' | 'PermissionRequest';
+
+/** Claude Code's hook JSON, PreToolUse or PermissionRequest; any other payload is an error. */
 export function parseHookInput(text: string): ParsedHook {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    return {
-      ok: false,
-      error: `hook input is not JSON: ${err instanceof Error ? err.message : String(err)}`,
-    };
-  }
-  if (data === null || typeof data !== 'object' || Array.isArray(data))
-    return { ok: false, error: 'hook input must be a JSON object' };
-  const h = data as Partial<HookInput>;
-  if (typeof h.hook_event_name !== 'string') return { ok: false, error: 'hook input has no hook_event_name' };
-  if (h.hook_event_name !== 'PreToolUse') return { ok: true, event: 'other', name: h.hook_event_name };
-  if (typeof h.tool_name !== 'string' || h.tool_name === '')
-    return { ok: false, error: 'hook input has no tool_name' };
-  if (typeof h.cwd !== 'string' || !path.isAbsolute(h.cwd))
-    return { ok: false, error: 'hook input has no absolute cwd' };
-  if (h.tool_input === undefined || h.tool_input === null || typeof h.tool_input !== 'object') {
-    return { ok: false, error: 'hook input has no tool_input object' };
-  }
-  const request: ToolRequest = {
+  const read = readHookPayload(text, CLAUDE_PROTOCOLS);
+  if (!read.ok) return { ok: false, error: read.error };
+  const event = read.protocol === claudePermissionRequest ? 'PermissionRequest' : 'PreToolUse';
+  const toolUseId = read.payload.tool_use_id;
+  return {
+    ok: true,
+    event,
+    request: read.request,
+    ...(typeof toolUseId === 'string' ? { toolUseId } : {}),
+  };
+}
+
+/** The fields both events carry, read the same way (PermissionRequest has no tool_use_id). */
+function claudeRequest(h: Readonly<Partial<HookInput>>): ToolRequest | string {
+  if (typeof h.tool_name !== 'string' || h.tool_name === '') return 'hook input has no tool_name';
+  if (typeof h.cwd !== 'string' || !path.isAbsolute(h.cwd)) return 'hook input has no absolute cwd';
+  if (h.tool_input === undefined || h.tool_input === null || typeof h.tool_input !== 'object')
+    return 'hook input has no tool_input object';
+  return {
     tool: h.tool_name,
     input: h.tool_input,
     cwd: h.cwd,
@@ -58,11 +58,54 @@ export function parseHookInput(text: string): ParsedHook {
     ...(typeof h.session_id === 'string' ? { sessionId: h.session_id } : {}),
     ...(typeof h.agent_id === 'string' ? { agentId: h.agent_id } : {}),
   };
+}
+
+/**
+ * PreToolUse: before every call. Claude Code reads exit 2 as "block"; the answer's `ask` shows
+ * its dialog (or, headless, denies), but cannot lift an ask or deny rule of Claude Code's own.
+ */
+export const claudePreToolUse: HookProtocol = {
+  name: 'claude-code/PreToolUse',
+  recognises: (p) => p.hook_event_name === 'PreToolUse',
+  request: claudeRequest,
+  answer: (decision) => ({ output: hookOutput(decision) }),
+  block: () => 'exit',
+  httpBlock: (reason) => hookFailure(reason),
+};
+
+/**
+ * PermissionRequest: when Claude Code would show a permission dialog (a rule of its own asks,
+ * or headless it would deny). toolgate's allow and deny answer the dialog; its ask says nothing,
+ * so the dialog shows as it would have. Exit 2 is not honoured for this event, so a failure
+ * answers with a deny.
+ */
+export const claudePermissionRequest: HookProtocol = {
+  name: 'claude-code/PermissionRequest',
+  recognises: (p) => p.hook_event_name === 'PermissionRequest',
+  request: claudeRequest,
+  answer: (decision) =>
+    decision.behavior === 'ask'
+      ? {}
+      : { output: permissionRequestOutput(decision.behavior, reasonOf(decision)) },
+  block: (reason) => ({ output: permissionRequestOutput('deny', blockedReason(reason)) }),
+  httpBlock: (reason) => permissionRequestOutput('deny', blockedReason(reason)),
+};
+
+export const CLAUDE_PROTOCOLS: readonly HookProtocol[] = [claudePreToolUse, claudePermissionRequest];
+
+export interface PermissionRequestOutput {
+  hookSpecificOutput: {
+    hookEventName: 'PermissionRequest';
+    decision: { behavior: 'allow' | 'deny'; message?: string };
+  };
+}
+
+function permissionRequestOutput(behavior: 'allow' | 'deny', message: string): PermissionRequestOutput {
   return {
-    ok: true,
-    event: 'PreToolUse',
-    request,
-    ...(typeof h.tool_use_id === 'string' ? { toolUseId: h.tool_use_id } : {}),
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: behavior === 'deny' ? { behavior, message } : { behavior },
+    },
   };
 }
 
@@ -84,16 +127,25 @@ export interface HookOutput {
 }
 
 export function hookOutput(decision: Decision): HookOutput {
-  const rule = decision.rule
-    ? ` [${decision.rule.text}${decision.rule.line === undefined ? '' : ` @ ${decision.rule.source}:${decision.rule.line}`}]`
-    : '';
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: decision.behavior,
-      permissionDecisionReason: `toolgate: ${decision.reason}${decision.behavior === 'deny' ? '' : rule}`,
+      permissionDecisionReason: reasonOf(decision),
     },
   };
+}
+
+/** The reason the agent sees: toolgate's sentence, and on allow and ask the rule that decided. */
+function reasonOf(decision: Decision): string {
+  const rule = decision.rule
+    ? ` [${decision.rule.text}${decision.rule.line === undefined ? '' : ` @ ${decision.rule.source}:${decision.rule.line}`}]`
+    : '';
+  return `toolgate: ${decision.reason}${decision.behavior === 'deny' ? '' : rule}`;
+}
+
+function blockedReason(reason: string): string {
+  return `toolgate could not decide, so the call is blocked: ${reason}`;
 }
 
 /** For http hooks, which cannot block with a status code: a deny that says why. */
@@ -102,7 +154,7 @@ export function hookFailure(reason: string): HookOutput {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
-      permissionDecisionReason: `toolgate could not decide, so the call is blocked: ${reason}`,
+      permissionDecisionReason: blockedReason(reason),
     },
   };
 }

@@ -5,12 +5,15 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decision.js';
 import { parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
-import { hookFailure, hookOutput, parseHookInput } from './claude-hook.js';
+import { claudePreToolUse } from './claude-hook.js';
+import { type HookProtocol, readHookPayload } from './hook-protocol.js';
+import { HOOK_PROTOCOLS } from './hook-protocols.js';
 
 /**
  * The same decisions from a warm process over HTTP:
- *   POST /hook    a Claude Code http hook: hook JSON in, hook JSON out. HTTP hooks cannot block
- *                 with a status code, so every failure answers 200 with a deny.
+ *   POST /hook    a Claude Code http hook (PreToolUse or PermissionRequest; hook-protocols.ts):
+ *                 hook JSON in, hook JSON out. HTTP hooks cannot block with a status code, so
+ *                 every failure, and a payload of no known protocol, answers 200 with a deny.
  *   POST /decide  {"tool", "input", "cwd", "mode"?} -> a Decision.
  *   GET  /health  {"ok": true, "policyDigest"}.
  * Bodies are bounded; requests run concurrently; the decision log serializes its own appends.
@@ -54,25 +57,29 @@ export function createDecisionServer(options: DecisionServerOptions): http.Serve
       return;
     }
     const isHook = route === 'POST /hook';
+    // The protocol the body turned out to be; until it is known, Claude Code's PreToolUse deny.
+    let protocol: HookProtocol | undefined;
+    const block = (reason: string): unknown => (protocol ?? claudePreToolUse).httpBlock(reason);
     readBody(req, maxBody).then(
       async (body) => {
         try {
           if (isHook) {
-            const parsed = parseHookInput(body);
-            if (!parsed.ok) return send(200, hookFailure(parsed.error));
-            if (parsed.event === 'other') return send(200, {});
-            return send(200, hookOutput(await decideAndLog(parsed.request)));
+            const parsed = readHookPayload(body, HOOK_PROTOCOLS);
+            protocol = parsed.protocol;
+            if (!parsed.ok) return send(200, block(parsed.error));
+            const answer = parsed.protocol.answer(await decideAndLog(parsed.request));
+            return send(200, answer.output ?? {});
           }
           const request = toolRequest(body);
           if (typeof request === 'string') return send(400, { error: request });
           return send(200, await decideAndLog(request));
         } catch (err) {
           const reason = `internal error: ${err instanceof Error ? err.message : String(err)}`;
-          return isHook ? send(200, hookFailure(reason)) : send(500, { error: reason });
+          return isHook ? send(200, block(reason)) : send(500, { error: reason });
         }
       },
       (err: Error & { status?: number }) => {
-        if (isHook) send(200, hookFailure(err.message));
+        if (isHook) send(200, block(err.message));
         else send(err.status ?? 400, { error: err.message });
       },
     );

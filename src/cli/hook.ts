@@ -1,4 +1,5 @@
-import { hookOutput, parseHookInput } from '../adapters/claude-hook.js';
+import { type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
+import { HOOK_PROTOCOLS } from '../adapters/hook-protocols.js';
 import { nodeFileSystem } from '../policy/fs-view.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
@@ -9,17 +10,23 @@ import { readStdin, writeStdout } from './stdio.js';
 
 const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY]] [--warm]
 
-A Claude Code PreToolUse hook: reads the hook JSON on stdin, decides with the policy, and
-writes {"hookSpecificOutput": {"permissionDecision": "allow"|"deny"|"ask", ...}} on stdout.
-On any error (bad input, a broken policy, a crash) it exits 2 with the reason on stderr, which
-Claude Code treats as "block": it never fails open. Other hook events get no opinion (exit 0).
+A Claude Code PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides with
+the policy, and writes Claude Code's answer on stdout: for PreToolUse
+{"hookSpecificOutput": {"permissionDecision": "allow"|"deny"|"ask", ...}}; for PermissionRequest
+{"hookSpecificOutput": {"decision": {"behavior": "allow"|"deny", ...}}}, or nothing on ask (the
+dialog shows). On any error (bad input, a broken policy, a crash) it exits 2 with the reason on
+stderr, which Claude Code treats as "block" (for PermissionRequest, which ignores exit 2, it
+answers deny). Any other payload (another event, another agent's hook) is blocked with exit 2.
+What toolgate cannot close itself (it cannot start, it is killed, it times out) the hook entry's
+"onFailure": "block" closes (Claude Code 2.1.295 and later).
 
 --warm hands each call to a warm toolgate process of the same build (started by the first
 call, it exits after 15 idle minutes), which answers as this process would: node still starts
 per call, but nothing else loads. Without one, or if it fails, the call is decided here.
 
-In .claude/settings.json:
-  {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook --warm"}]}]}}
+In .claude/settings.json (toolgate init --claude writes it):
+  {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook --warm", "onFailure": "block"}]}],
+             "PermissionRequest": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook --warm", "onFailure": "block"}]}]}}
 `;
 
 /** Claude Code reads exit 2 as "block the call"; every other failure would let it proceed. */
@@ -32,6 +39,7 @@ export interface HookOptions {
 }
 
 export async function hookCommand(argv: string[], io: CliIO, options: HookOptions = {}): Promise<number> {
+  let protocol: HookProtocol | undefined;
   try {
     const { values } = parseCliArgs(argv, {
       ...POLICY_OPTIONS,
@@ -44,9 +52,9 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       return 0;
     }
     const text = await readStdin(io, MAX_INPUT_BYTES, 'hook input');
-    const parsed = parseHookInput(text);
-    if (!parsed.ok) return block(io, parsed.error);
-    if (parsed.event === 'other') return 0;
+    const parsed = readHookPayload(text, HOOK_PROTOCOLS);
+    protocol = parsed.protocol;
+    if (!parsed.ok) return block(io, parsed.error, protocol);
     const policy = await policyFor(
       { ...values, cwd: values.cwd ?? parsed.request.cwd },
       io,
@@ -76,7 +84,8 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
         await log.close();
       }
     }
-    writeStdout(io, `${JSON.stringify(hookOutput(decision))}\n`);
+    const answer = parsed.protocol.answer(decision);
+    if (answer.output !== undefined) writeStdout(io, `${JSON.stringify(answer.output)}\n`);
     return 0;
   } catch (err) {
     if (err instanceof Reexecuted) return err.code;
@@ -85,11 +94,19 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       err instanceof PolicyLoadFailed
         ? err.message
         : `internal error: ${err instanceof Error ? err.message : String(err)}`,
+      protocol,
     );
   }
 }
 
-function block(io: CliIO, reason: string): number {
+/**
+ * Exit 2 with the reason on stderr; for a protocol whose agent does not honour exit 2
+ * (PermissionRequest), the deny it reads instead, with exit 0.
+ */
+function block(io: CliIO, reason: string, protocol: HookProtocol | undefined): number {
   io.stderr.write(`toolgate hook: ${reason}\n`);
-  return BLOCK;
+  const how = protocol?.block(reason) ?? 'exit';
+  if (how === 'exit') return BLOCK;
+  writeStdout(io, `${JSON.stringify(how.output)}\n`);
+  return 0;
 }

@@ -130,13 +130,14 @@ describe('toolgate hook', () => {
     expect(decisionOf(plain.stdout).permissionDecision).toBe('allow');
   });
 
-  it('has no opinion on other hook events', async () => {
+  it('blocks hook events it does not answer (hook-protocols.test.ts has the other agents)', async () => {
     const r = await runCli(['hook'], {
       stdin: JSON.stringify({ hook_event_name: 'PostToolUse', cwd: work }),
       cwd: work,
     });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/unknown hook payload: hook event "PostToolUse"/);
   });
 
   it('writes every decision to the decision log', async () => {

@@ -1,0 +1,74 @@
+import type { Decision } from '../policy/decision.js';
+import type { ToolRequest } from '../policy/request.js';
+
+/**
+ * The hook protocols toolgate answers, as one registry: each entry says how to recognise its
+ * payloads, how to read one into a ToolRequest, how to answer a Decision and how to block when
+ * toolgate cannot decide. A payload no entry recognises is refused (the hook exits 2): an agent
+ * that reads silence as "allow" must never get silence. Adding an agent is adding an entry.
+ */
+export interface HookAnswer {
+  /** The JSON to write on stdout (or send back over HTTP); undefined: nothing at all. */
+  readonly output?: unknown;
+}
+
+export interface HookProtocol {
+  /** `agent/event`, e.g. `claude-code/PreToolUse`: named in errors and logs. */
+  readonly name: string;
+  /** Whether the payload is this protocol's: exact and cheap, no validation beyond telling them apart. */
+  readonly recognises: (payload: Readonly<Record<string, unknown>>) => boolean;
+  /** The payload as a request, or what is wrong with it (a payload of this protocol that cannot be read). */
+  readonly request: (payload: Readonly<Record<string, unknown>>) => ToolRequest | string;
+  readonly answer: (decision: Decision) => HookAnswer;
+  /**
+   * How a command hook blocks when toolgate cannot decide: `exit` when the agent treats exit 2
+   * as "block", else the answer to print (exit 0) that denies.
+   */
+  readonly block: (reason: string) => 'exit' | HookAnswer;
+  /** The deny an HTTP hook answers (HTTP status codes block nothing). */
+  readonly httpBlock: (reason: string) => unknown;
+}
+
+export type HookPayload =
+  | {
+      readonly ok: true;
+      readonly protocol: HookProtocol;
+      readonly request: ToolRequest;
+      readonly payload: Readonly<Record<string, unknown>>;
+    }
+  /** `protocol` when the payload was recognised but is not valid for it. */
+  | { readonly ok: false; readonly error: string; readonly protocol?: HookProtocol };
+
+/** Reads hook JSON with the first protocol of `protocols` that recognises it. */
+export function readHookPayload(text: string, protocols: readonly HookProtocol[]): HookPayload {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return {
+      ok: false,
+      error: `hook input is not JSON: ${err instanceof Error ? err.message : String(err)}`,
+    };
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return { ok: false, error: 'hook input must be a JSON object' };
+  const payload = data as Record<string, unknown>;
+  const protocol = protocols.find((p) => p.recognises(payload));
+  if (protocol === undefined) return { ok: false, error: unknownPayload(payload, protocols) };
+  const request = protocol.request(payload);
+  return typeof request === 'string'
+    ? { ok: false, error: request, protocol }
+    : { ok: true, protocol, request, payload };
+}
+
+function unknownPayload(
+  payload: Readonly<Record<string, unknown>>,
+  protocols: readonly HookProtocol[],
+): string {
+  const event = payload.hook_event_name;
+  const what =
+    typeof event === 'string'
+      ? `hook event "${event.slice(0, 80)}"`
+      : 'a hook payload without hook_event_name';
+  return `unknown hook payload: ${what} is not one toolgate answers (it answers ${protocols.map((p) => p.name).join(', ')}); blocked`;
+}
