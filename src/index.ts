@@ -19,7 +19,12 @@ export {
   type PermissionRequestOutput,
   parseHookInput,
 } from './adapters/claude-hook.js';
-export { type HookAnswer, type HookPayload, type HookProtocol, readHookPayload } from './adapters/hook-protocol.js';
+export {
+  type HookAnswer,
+  type HookPayload,
+  type HookProtocol,
+  readHookPayload,
+} from './adapters/hook-protocol.js';
 export { HOOK_PROTOCOLS } from './adapters/hook-protocols.js';
 export { createDecisionServer, type DecisionServerOptions } from './adapters/http-server.js';
 // MCP: a proxy that guards an MCP server, and MCP servers' tools inside the pipeline.
