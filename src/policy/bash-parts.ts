@@ -72,15 +72,11 @@ export interface BashPart {
   readonly cwds: readonly string[] | undefined;
   readonly recursive: boolean;
   /**
-   * Whether an allow rule may approve it. Claude Code never auto-approves exec wrappers (watch,
-   * setsid, ionice, flock) or find with -exec/-delete by a prefix rule: what they run is not
-   * what the rule names.
+   * Whether an allow rule may approve it: not when what it runs is not what the rule names
+   * (the command's knowledge says so with the `no-prefix-allow` trait).
    */
   readonly prefixAllowable: boolean;
 }
-
-const EXEC_WRAPPERS = new Set(['watch', 'setsid', 'ionice', 'flock']);
-const FIND_ACTIONS = /^-(exec|execdir|ok|okdir|delete)$/;
 
 const SYSTEM_BINARY = /^\/(usr\/)?(local\/)?s?bin\/([^/]+)$/;
 
@@ -132,8 +128,7 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
       hosts: report.hosts.map(hostRef),
       cwds,
       recursive: words.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w.value)),
-      prefixAllowable:
-        !EXEC_WRAPPERS.has(name) && !(name === 'find' && words.some((w) => FIND_ACTIONS.test(w.value))),
+      prefixAllowable: !report.traits.includes('no-prefix-allow'),
     };
   });
 }

@@ -325,6 +325,8 @@ const find: CommandSpec = {
         if (file) sink.write(file, 'overwrite', `find -${name} writes ${file.raw}`);
         i += name === 'fprintf' ? 3 : 2;
       } else if (name === 'delete') {
+        // Claude Code never approves find with an action by a prefix rule.
+        sink.trait('no-prefix-allow');
         sink.remove(
           { value: '(every file found)', raw: '-delete', expansions: ['glob'], dynamicStart: false },
           'find -delete deletes every file it finds',
@@ -336,6 +338,7 @@ const find: CommandSpec = {
         // `{}` is each file found: a path only known at run time, under the starting points.
         const safeStart = starts.every((s) => s.expansions.length === 0);
         const inner = filledIn(args.slice(i + 1, end), '{}', safeStart);
+        sink.trait('no-prefix-allow');
         sink.notUnderstood(`find -${name} runs a command for every file it finds`);
         if (inner.length > 0) sink.run(inner, `find -${name}`, { repeated: true });
         if (name === 'ok' || name === 'okdir') sink.notUnderstood(`find -${name} asks on the terminal`);

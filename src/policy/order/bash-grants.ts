@@ -1,3 +1,4 @@
+import type { Effect } from '../../bash/catalogue/effect.js';
 import type { BashPart } from '../bash-parts.js';
 import { bashRuleHit, pathRuleHit } from '../rule-match.js';
 import type { BashLine, Verdict } from './subject.js';
@@ -8,10 +9,12 @@ import { ruleVerdict } from './verdict.js';
  * an allow rule or the default for each part.
  */
 
-const EDIT_COMMANDS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed', 'tee']);
+/** What a file edit does: nothing else may appear in a part acceptEdits approves. */
+const FILE_EDITS: ReadonlySet<Effect> = new Set(['writes', 'appends', 'removes']);
 
 /**
- * acceptEdits, as Claude Code has it: file edits, and mkdir/touch/rm/rmdir/mv/cp/sed on paths
+ * acceptEdits, as Claude Code has it: file edits, and the writes of commands whose knowledge
+ * calls them edits (the `edit` trait: mkdir, touch, rm, rmdir, mv, cp, sed, tee) on paths
  * inside the workspace. Every part must be read-only or such an edit; every path must be known
  * and inside.
  */
@@ -24,11 +27,9 @@ function readOnlyOrEdits({ parts, notUnderstood, workspace }: BashLine): boolean
   if (notUnderstood !== undefined) return false;
   for (const part of parts) {
     const report = part.report;
-    const fileEffects = report.writes.length + report.removes.length;
-    // Each write or removal adds exactly one reason; anything more is another kind of effect.
-    if (report.notReadOnly.length !== fileEffects) return false;
+    if (!report.findings.every((f) => FILE_EDITS.has(f.effect))) return false;
     const programWrites = report.writes.filter((w) => !w.viaRedirect).length + report.removes.length;
-    if (programWrites > 0 && !EDIT_COMMANDS.has(part.name)) return false;
+    if (programWrites > 0 && !report.traits.includes('edit')) return false;
     if (part.cwds === undefined) return false;
     for (const ref of [...part.reads, ...part.writes, ...part.removes]) {
       if (ref.paths === undefined || !ref.paths.every((p) => workspace.contains(p))) return false;
@@ -63,11 +64,9 @@ export function partDefault(part: BashPart, l: BashLine): Verdict {
   const ask = (reason: string): Verdict => ({ behavior: 'ask', by: 'default', reason });
   const redirect = redirectNotAllowed(part, l);
   if (redirect !== undefined) return ask(redirect);
-  const redirects = part.writes.filter((w) => w.viaRedirect).length;
-  if (part.report.notReadOnly.length > redirects) {
-    const why = part.report.notReadOnly.find((r) => !r.startsWith('redirect ')) ?? 'it is not read-only';
-    return ask(`${part.display}: ${why}; no rule allows it`);
-  }
+  // Anything the program itself does (its redirections, allowed above, aside) needs a rule.
+  const own = part.report.findings.find((f) => !f.redirect);
+  if (own !== undefined) return ask(`${part.display}: ${own.why}; no rule allows it`);
   if (l.notUnderstood !== undefined) return ask(`${l.notUnderstood}; no rule allows it`);
   if (part.name !== '' && part.cwds === undefined)
     return ask(`${part.display} runs in a directory only known at run time`);
