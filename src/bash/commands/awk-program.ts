@@ -10,6 +10,8 @@ export interface AwkFindings {
   /** Files written, as literals; '' when the name is built at run time. */
   readonly writes: string[];
   readonly reads: string[];
+  /** gawk's network special files (`/inet/tcp/0/host/port`) read from or written to. */
+  readonly network: string[];
   problem?: string;
 }
 
@@ -24,7 +26,7 @@ type Token =
 const EXEMPT_FILES = new Set(['/dev/stdout', '/dev/stderr', '/dev/null', '-']);
 
 export function scanAwkProgram(program: string): AwkFindings {
-  const out: AwkFindings = { runs: [], writes: [], reads: [] };
+  const out: AwkFindings = { runs: [], writes: [], reads: [], network: [] };
   let tokens: Token[];
   try {
     tokens = tokenize(program);
@@ -44,11 +46,17 @@ export function scanAwkProgram(program: string): AwkFindings {
         out.runs.push(literalCall(tokens, k + 1));
       } else if (tok.v === 'print' || tok.v === 'printf') {
         printDepth = depth;
-      } else if (tok.v === 'getline' && next?.t === 'op' && next.v === '<') {
-        const target = tokens[k + 2];
-        out.reads.push(target?.t === 'str' ? target.v : '');
+      } else if (tok.v === 'getline' && redirectAfterGetline(tokens, k) !== undefined) {
+        // `getline < FILE` or `getline VAR < FILE`.
+        const target = tokens[redirectAfterGetline(tokens, k)! + 1];
+        const file = target?.t === 'str' ? target.v : '';
+        if (isInet(file)) out.network.push(file);
+        else out.reads.push(file);
       } else if (tok.v === '@include' || tok.v === '@load' || tok.v === '@namespace') {
         out.problem = `awk ${tok.v} loads code from elsewhere`;
+      } else if (tok.v.startsWith('@') && next?.t === 'op' && next.v === '(') {
+        // gawk's indirect call: `@f(...)` calls the function whose name is in f, `system` included.
+        out.runs.push('');
       }
       continue;
     }
@@ -72,8 +80,11 @@ export function scanAwkProgram(program: string): AwkFindings {
       case '|':
       case '|&': {
         if (next?.t === 'name' && next.v === 'getline') {
-          // `"cmd" | getline`: the command is the expression before the pipe.
-          out.runs.push(prev?.t === 'str' && !isConcatenated(tokens, k - 1) ? prev.v : '');
+          // `"cmd" | getline`: the command is the expression before the pipe (gawk's
+          // `"/inet/..." |& getline` is a connection).
+          const cmd = prev?.t === 'str' && !isConcatenated(tokens, k - 1) ? prev.v : '';
+          if (isInet(cmd)) out.network.push(cmd);
+          else out.runs.push(cmd);
         } else if (printDepth !== undefined && depth === printDepth) {
           out.runs.push(next?.t === 'str' && !continues(tokens, k + 1) ? next.v : '');
         } else {
@@ -85,12 +96,26 @@ export function scanAwkProgram(program: string): AwkFindings {
       case '>>':
         if (printDepth !== undefined && depth === printDepth) {
           const target = next?.t === 'str' && !continues(tokens, k + 1) ? next.v : '';
-          if (!EXEMPT_FILES.has(target)) out.writes.push(target);
+          if (isInet(target)) out.network.push(target);
+          else if (!EXEMPT_FILES.has(target)) out.writes.push(target);
         }
         break;
     }
   }
   return out;
+}
+
+/** The index of the `<` of `getline < FILE` or `getline VAR < FILE` (getline at k). */
+function redirectAfterGetline(tokens: Token[], k: number): number | undefined {
+  let j = k + 1;
+  if (tokens[j]?.t === 'name') j++;
+  const op = tokens[j];
+  return op?.t === 'op' && op.v === '<' ? j : undefined;
+}
+
+/** gawk opens a connection for a file named `/inet/...` (`/inet4/`, `/inet6/`). */
+function isInet(file: string): boolean {
+  return /^\/inet[46]?\//.test(file);
 }
 
 /** `system("cmd")`: the literal when the argument is exactly one string. */
@@ -122,7 +147,8 @@ function tokenize(src: string): Token[] {
   const regexAllowed = (): boolean => {
     const last = tokens[tokens.length - 1];
     if (last === undefined || last.t === 'nl') return true;
-    if (last.t === 'op') return last.v !== ')' && last.v !== ']' && last.v !== '$';
+    // After `x++` or `x--` a slash divides: a prefix ++ or -- is never followed by one.
+    if (last.t === 'op') return ![')', ']', '$', '++', '--'].includes(last.v);
     if (last.t === 'name') return ['print', 'printf', 'return', 'in', 'getline'].includes(last.v);
     return false;
   };

@@ -90,6 +90,7 @@ export const AWK: CatalogueEntry = {
             `awk print > writes ${file || 'a file named at run time'}`,
           );
         }
+        for (const file of found.network) sink.network(`awk opens a connection through ${file}`, true);
         for (const file of found.reads) {
           if (file === '') sink.notUnderstood('awk reads a file named at run time');
           else sink.read(staticWord(file));
