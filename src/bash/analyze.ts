@@ -11,7 +11,7 @@ import type {
   TreeRead,
   WriteHow,
 } from './commands/spec.js';
-import { isSensitiveShellVariable, variableRisk } from './environment.js';
+import { isSensitiveShellVariable, RUNS_IN_THE_SHELL, variableRisk } from './environment.js';
 import { parseCommandLine } from './parse.js';
 import { dynamicWord, isDynamic, staticWord, type Word } from './word.js';
 
@@ -89,7 +89,12 @@ export interface LineAnalysis {
 const MAX_NESTING = 8;
 const APPENDED = dynamicWord('(arguments added at run time)');
 const SYSTEM_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
-const EXEMPT_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty']);
+/** Devices whose opening writes no file: whatever fds the line moved, these are not files. */
+const NOT_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full']);
+/** Names that re-open what is on the standard output or error: the caller's pipe, unless the line moved it. */
+const STD_OUT = /^\/dev\/(stdout|stderr|fd\/[12])$/;
+/** Names that re-open another descriptor: stdin, or one the line opened (`exec 3<f; : >/dev/fd/3`). */
+const OTHER_FD = /^\/(dev\/stdin|dev\/fd\/\d+|proc\/(self|thread-self|\d+)\/fd\/\d+)$/;
 
 /**
  * The command table's entries in one shape, by name, each made on the first use of its name:
@@ -124,10 +129,11 @@ function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs 
   const analyzer = new LineAnalyzer(line, depth, extraArgs);
   const hiddenCode = hiddenCodeOf(line);
   for (const cmd of line.commands) analyzer.command(cmd, via);
+  const bound = sensitiveBindingsOf(line);
   const lineReasons =
-    hiddenCode.length + analyzer.lineReasons.length === 0
+    hiddenCode.length + analyzer.lineReasons.length + bound.length === 0
       ? line.problems
-      : [...line.problems, ...hiddenCode, ...analyzer.lineReasons];
+      : [...line.problems, ...hiddenCode, ...bound, ...analyzer.lineReasons];
   return {
     line,
     reports: analyzer.reports,
@@ -135,6 +141,26 @@ function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs 
     lineRunsHiddenCode: hiddenCode.length > 0,
     complete: line.problems.length === 0 && analyzer.complete,
   };
+}
+
+/**
+ * Variables that change what later commands run (PATH, BASH_ENV, LD_PRELOAD, GIT_*...) set by
+ * anything but a plain `NAME=value` (which its own command reports): `read`, `printf -v`, `for`,
+ * `mapfile`, `wait -p`, `getopts`, `${NAME:=...}`, `declare`. One rule for every way of binding
+ * a name; a command's prefix (`IFS= read`) reaches that command only and is judged there.
+ */
+function sensitiveBindingsOf(line: CommandLine): readonly string[] {
+  if (line.variables.size === 0) return NONE;
+  let out: string[] | undefined;
+  for (const [name, v] of line.variables) {
+    if (v.prefixOnly || !isSensitiveShellVariable(name) || plainlyAssigned(line, name)) continue;
+    out = push(out, `the line sets ${name} (not as NAME=value), which changes how later commands run`);
+  }
+  return out ?? NONE;
+}
+
+function plainlyAssigned(line: CommandLine, name: string): boolean {
+  return line.commands.some((c) => c.kind === 'assignment' && c.assignments.some((a) => a.name === name));
 }
 
 /** Expansions that run code hidden in a value; the shared empty list for most lines (no iterators over empty sets). */
@@ -172,6 +198,10 @@ class LineAnalyzer {
   complete = true;
   /** Aliases the line defines (`alias ll='ls -l'`), made on the first one. */
   private aliases: Map<string, Word> | undefined;
+  /** Whether some redirection of the line points fd 1 or 2 at something else than an output (see movesStandardOutput). */
+  private stdMoved: boolean | undefined;
+  /** Variables exported so far whose effect depends on the program that gets them. */
+  private exported: { name: string; value: Word }[] | undefined;
 
   constructor(
     private readonly line: CommandLine,
@@ -202,7 +232,9 @@ class LineAnalyzer {
   }
 
   private redirects(cmd: SimpleCommand, r: ReportBuilder): void {
-    for (const redirect of cmd.redirects) redirectEffect(redirect, r, cmd.argv[0]?.value === 'exec');
+    this.stdMoved ??= movesStandardOutput(this.line);
+    for (const redirect of cmd.redirects)
+      redirectEffect(redirect, r, cmd.argv[0]?.value === 'exec', this.stdMoved);
   }
 
   /** Analyze argv as a program run: env prefix, name resolution, then the command's knowledge. */
@@ -213,7 +245,10 @@ class LineAnalyzer {
     extraArgs: boolean,
     repeated = false,
   ): void {
-    for (const a of cmd.assignments) this.environment(a.name, a.value, r, argv[0]);
+    // A declaration's `NAME=value` words set shell variables (declareSpec hands exported ones on);
+    // a command's prefix assignments are its environment.
+    if (cmd.kind !== 'declaration')
+      for (const a of cmd.assignments) this.environment(a.name, a.value, r, argv[0]);
     const nameWord = argv[0];
     if (nameWord === undefined) return;
     // What rules match is the command as it runs: with the words xargs (or a pager) adds.
@@ -234,6 +269,9 @@ class LineAnalyzer {
       // Its body is part of this line and analyzed on its own.
       return;
     }
+    if (this.exported !== undefined && !RUNS_IN_THE_SHELL.has(name)) {
+      for (const e of this.exported) this.environment(e.name, e.value, r, nameWord);
+    }
     const alias = this.aliases?.get(name);
     if (alias !== undefined && cmd.kind === 'command') {
       const rest = argv.slice(1).map((w) => w.raw);
@@ -253,6 +291,22 @@ class LineAnalyzer {
     const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
     const ctx: CommandContext = { name, args, command: cmd, line: this.line, extraArgs, repeated };
     spec.analyze(ctx, r);
+  }
+
+  /**
+   * `export NAME=value`: a name known to be harmless, or to change what runs (PATH, PAGER...), is
+   * judged now; any other reaches the programs the line runs after it, and is judged with each
+   * one, as if it were that program's prefix (`export FOO=bar` alone is read-only).
+   */
+  exportVariable(name: string, value: Word, r: ReportBuilder): void {
+    const risk = variableRisk(name, isDynamic(value) ? undefined : value.value);
+    if (risk.kind === 'influence' && !risk.loadsCode) {
+      r.env(name, value);
+      this.exported ??= [];
+      this.exported.push({ name, value });
+      return;
+    }
+    this.environment(name, value, r, undefined);
   }
 
   environment(name: string, value: Word, r: ReportBuilder, program: Word | undefined): void {
@@ -345,7 +399,24 @@ class LineAnalyzer {
   }
 }
 
-function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean): void {
+/**
+ * Whether a redirection anywhere in the line makes fd 1 or 2 a file opened for reading or a copy
+ * of another descriptor (`1<f`, `2>&0`, `>&3`): then `>/dev/stdout` re-opens that file for
+ * writing (and truncates it), so it is no longer the caller's output.
+ */
+function movesStandardOutput(line: CommandLine): boolean {
+  for (const c of line.commands) {
+    for (const rd of c.redirects) {
+      const fd = rd.fd ?? (rd.op === '<' || rd.op === '<&' ? 0 : 1);
+      if (fd !== 1 && fd !== 2) continue;
+      if (rd.op === '<') return true;
+      if ((rd.op === '>&' || rd.op === '<&') && !/^[12-]$/.test(rd.target?.value ?? '')) return true;
+    }
+  }
+  return false;
+}
+
+function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean, stdMoved: boolean): void {
   const target = redirect.target;
   const op = redirect.op;
   if (op === '<<' || op === '<<-' || op === '<<<' || op === '>&-' || op === '<&-') return;
@@ -358,7 +429,13 @@ function redirectEffect(redirect: Redirect, r: ReportBuilder, isExec: boolean): 
     r.destination(hostSlice(target, 9, 9 + socket[2]!.length));
     return;
   }
-  if (!isDynamic(target) && (EXEMPT_DEVICES.has(value) || /^\/dev\/fd\/\d+$/.test(value))) return;
+  if (!isDynamic(target)) {
+    if (NOT_FILES.has(value)) return;
+    // Reading a descriptor again reads what the line already reads (its stdin, a file it opened).
+    if (op === '<' && (STD_OUT.test(value) || OTHER_FD.test(value))) return;
+    // Writing re-opens whatever is there: the caller's output, or a file (`: <f >/dev/fd/0` truncates f).
+    if (STD_OUT.test(value) && !stdMoved) return;
+  }
   if (op === '<') {
     r.read(target);
     return;
@@ -429,7 +506,7 @@ class ReportBuilder implements EffectSink {
   }
 
   exportVariable(name: string, value: Word): void {
-    this.analyzer.environment(name, value, this, undefined);
+    this.analyzer.exportVariable(name, value, this);
   }
 
   notUnderstood(why: string): void {

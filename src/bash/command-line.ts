@@ -69,6 +69,11 @@ export interface VariableValues {
   readonly values: ReadonlySet<string>;
   /** Also assigned something only known at run time (read, command output, ...). */
   readonly dynamic: boolean;
+  /**
+   * Only ever assigned as a command's prefix (`IFS= read x`), which reaches that command alone;
+   * false once anything else sets it: `X=1`, `read X`, `for X in`, `printf -v X`, `${X:=1}`...
+   */
+  readonly prefixOnly: boolean;
 }
 
 export interface CommandLine {

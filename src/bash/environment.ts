@@ -36,6 +36,34 @@ const HARMLESS_EXACT = new Set([
   'CI',
 ]);
 
+/**
+ * Builtins that run inside the shell and look at no exported variable: an `export FOO=bar`
+ * before them reaches no program.
+ */
+export const RUNS_IN_THE_SHELL: ReadonlySet<string> = new Set([
+  ':',
+  'true',
+  'false',
+  'echo',
+  'printf',
+  'pwd',
+  'cd',
+  'test',
+  '[',
+  '[[',
+  'set',
+  'shift',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'unset',
+  'read',
+  'exit',
+  'return',
+]);
+
 /** Variables whose value is a command line a program will run. */
 const CODE_VARIABLES = new Set([
   'PAGER',
@@ -107,6 +135,14 @@ export function isSensitiveShellVariable(name: string): boolean {
 
 const SENSITIVE_SHELL_VARIABLES = new Set([
   'PATH',
+  // bash's own tables of what a command name runs: `BASH_CMDS[ls]=/x` hashes ls to /x, and
+  // `BASH_ALIASES[ls]=cmd` defines an alias.
+  'BASH_CMDS',
+  'BASH_ALIASES',
+  'BASH_LOADABLES_PATH',
+  'EXECIGNORE',
+  'BASH_XTRACEFD',
+  'HISTFILE',
   'IFS',
   'BASH_ENV',
   'ENV',

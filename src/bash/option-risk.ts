@@ -1,4 +1,5 @@
 import type { CommandLine } from './command-line.js';
+import { setOperands } from './positionals.js';
 import type { Word } from './word.js';
 
 /**
@@ -13,7 +14,10 @@ export function wordMayBeOption(word: Word, line: CommandLine): boolean {
   const lead = word.leading;
   if (lead === undefined) return true;
   switch (lead.kind) {
+    // `~` is the home directory, `~user` theirs: absolute paths. (`~+`, `~-`, `~N` lead as the
+    // variables PWD, OLDPWD, DIRSTACK, which the line may set.)
     case 'tilde':
+      return false;
     case 'arithmetic':
     case 'process':
       return false;
@@ -40,14 +44,17 @@ function variableMayBeOption(name: string, line: CommandLine): boolean {
   return false;
 }
 
-/** Positional parameters are what the line passes to its own functions (or `set --`). */
+/** Positional parameters are what the line passes to its own functions, or sets with `set` (`set x ...`, `set - ...`, `set -e -- ...`). */
 function positionalMayBeOption(line: CommandLine): boolean {
   for (const c of line.commands) {
     const name = c.argv[0]?.value;
     if (name === undefined) continue;
-    if (line.functions.has(name) || (name === 'set' && c.argv[1]?.value === '--')) {
-      if (c.argv.slice(1).some((w) => w.expansions.length > 0 || w.value.startsWith('-'))) return true;
-    }
+    const given = line.functions.has(name)
+      ? c.argv.slice(1)
+      : name === 'set'
+        ? setOperands(c.argv.slice(1))
+        : undefined;
+    if (given?.some((w) => w.expansions.length > 0 || w.value.startsWith('-'))) return true;
   }
   return false;
 }

@@ -10,6 +10,7 @@ import type {
   SimpleCommand,
   VariableValues,
 } from './command-line.js';
+import { setOperands } from './positionals.js';
 import { parseSyntax, type SyntaxNode } from './syntax.js';
 import {
   decodeAnsiC,
@@ -93,7 +94,9 @@ class Walker {
   // and Maps per line (and per re-parsed substitution) cost more than a short line's walk.
   private functions: Set<string> | undefined;
   private tainted: Set<string> | undefined;
-  private variables: Map<string, { values: Set<string>; dynamic: boolean }> | undefined;
+  private variables: Map<string, { values: Set<string>; dynamic: boolean; prefixOnly: boolean }> | undefined;
+  /** Names declared integer (`declare -i n`): bash evaluates what is assigned to them as arithmetic. */
+  private integers: Set<string> | undefined;
   private arithmetic: Set<string> | undefined;
   private readonly prompt: string[] = [];
   private readonly indirect: string[] = [];
@@ -127,15 +130,24 @@ class Walker {
   }
 
   /** Records a value a variable takes; undefined means one the line does not show. */
-  private assign(name: string, value: Word | undefined): void {
+  private assign(name: string, value: Word | undefined, prefix = false): void {
     this.variables ??= new Map();
     let v = this.variables.get(name);
     if (v === undefined) {
-      v = { values: new Set(), dynamic: false };
+      v = { values: new Set(), dynamic: false, prefixOnly: prefix };
       this.variables.set(name, v);
-    }
+    } else if (!prefix) v.prefixOnly = false;
     if (value === undefined || isDynamic(value)) v.dynamic = true;
     else v.values.add(value.value);
+  }
+
+  /**
+   * The positional parameters get values the line chooses: `set x ...` or a function called with
+   * arguments. Like a variable the line sets, their values can then hold an array subscript that
+   * arithmetic runs (`$(( $1 ))`), or an option.
+   */
+  private positionalsSet(): void {
+    for (const p of POSITIONAL_NAMES) this.tainted = addTo(this.tainted, p);
   }
 
   problem(reason: string): void {
@@ -386,6 +398,8 @@ class Walker {
   private functionDefinition(node: SyntaxNode): void {
     const name = node.children.find((c) => c.type === 'word');
     if (name) this.functions = addTo(this.functions, this.text(name));
+    // In its body, $1... are the arguments of each call.
+    this.positionalsSet();
     const before = this.cwd;
     for (const child of node.children) {
       if (child.type === 'word' || !child.named) continue;
@@ -552,15 +566,32 @@ class Walker {
     return nodes;
   }
 
-  /** `read x`, `mapfile a`, `printf -v x`, `getopts o x` set variables from data the line does not show. */
+  /**
+   * `read x`, `mapfile a`, `printf -v x` (or `-vx`), `getopts o x`, `wait -p x` set variables from
+   * data the line does not show; `set x ...` sets the positional parameters.
+   */
   private trackAssigningBuiltins(argv: readonly Word[]): void {
     const name = argv[0]?.value;
     if (name === undefined || !ASSIGNING_BUILTINS.has(name)) return;
     const args = argv.slice(1);
+    if (name === 'set') {
+      if (setOperands(args) !== undefined) this.positionalsSet();
+      return;
+    }
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value;
-      if (name === 'printf' && v === '-v' && args[i + 1]) this.taintName(args[i + 1]!.value);
-      if (name !== 'printf' && !v.startsWith('-')) this.taintName(v);
+      if (name === 'printf' || name === 'wait') {
+        const flag = name === 'printf' ? 'v' : 'p';
+        // The name follows the flag, attached (`-vX`) or as the next word; other flags may come first (`-nvX` is no printf form, but `wait -np X` is).
+        const m = new RegExp(`^-[a-zA-Z]*${flag}(.*)$`).exec(v);
+        if (m && !v.startsWith('--')) {
+          if (m[1] !== '') this.taintName(m[1]!);
+          else if (args[i + 1]) this.taintName(args[i + 1]!.value);
+        }
+        if (v === '--' || !v.startsWith('-')) break;
+        continue;
+      }
+      if (!v.startsWith('-')) this.taintName(v);
     }
   }
 
@@ -605,7 +636,7 @@ class Walker {
       if (child.type === 'variable_assignment') {
         const a = this.assignment(child, ctx);
         assignments.push(a);
-        argv.push(this.wordOf([child], child, ctx));
+        argv.push(this.assignmentWord(child, a));
       } else if (child.type === 'variable_name') {
         argv.push(this.literalWord(this.text(child)));
       } else if (child.type === 'comment') {
@@ -619,7 +650,37 @@ class Walker {
         if (!assignments.some((a) => a.name === m[1])) this.assign(m[1]!, this.literalWord(''));
       }
     }
+    // `declare -i n=...`: the value is evaluated as arithmetic, now and at every later assignment.
+    if (argv.some((w) => /^-[a-zA-Z]*i/.test(w.value))) {
+      for (const w of argv.slice(1)) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
+        if (m && !w.value.startsWith('-')) this.integers = addTo(this.integers, m[1]!);
+      }
+      for (const a of assignments) this.arithmeticValue(a.value);
+    }
     this.push('declaration', argv, assignments, [], node, ctx);
+  }
+
+  /** `NAME=value` as the word a declaration builtin receives; its value's expansions are the assignment's. */
+  private assignmentWord(node: SyntaxNode, a: Assignment): Word {
+    const raw = this.text(node);
+    const eq = raw.indexOf(a.append ? '+=' : '=');
+    const head = eq >= 0 ? raw.slice(0, eq + (a.append ? 2 : 1)) : `${a.name}=`;
+    const v = a.value;
+    if (!isDynamic(v)) return { value: head + v.value, raw, expansions: [], dynamicStart: false };
+    return {
+      value: head + v.value,
+      raw,
+      expansions: v.expansions,
+      dynamicStart: false,
+      staticPrefix: head.length + (v.staticPrefix ?? 0),
+    };
+  }
+
+  /** A value bash evaluates as arithmetic: every name in it is evaluated, subscripts included. */
+  private arithmeticValue(value: Word): void {
+    for (const m of value.raw.matchAll(/[A-Za-z_][A-Za-z0-9_]*|\$\{?([0-9]+|[@*])/g))
+      this.arithmetic = addTo(this.arithmetic, m[1] ?? m[0]);
   }
 
   private testCommand(node: SyntaxNode, ctx: Context): void {
@@ -696,9 +757,13 @@ class Walker {
     const value = valueNodes.length === 0 ? this.literalWord('') : this.wordOf(valueNodes, node, ctx);
     // A prefix assignment (`X=1 cmd`) is only seen by that command; it still taints the name
     // for arithmetic in that command's arguments, which bash expands before running it.
-    if (!isInteger(value) || append || subscript !== undefined || prefix)
-      this.tainted = addTo(this.tainted, name);
-    this.assign(name, append ? undefined : value);
+    // `n=$((n+1))` assigns a number, whatever the expression: the counter is no more tainted
+    // than `n=1` (a subscript in the expression runs when the expression is evaluated, and the
+    // names in it are checked as arithmetic).
+    const numeric = isInteger(value) || isArithmeticValue(value, valueNodes);
+    if (!numeric || append || subscript !== undefined || prefix) this.tainted = addTo(this.tainted, name);
+    if (this.integers?.has(name)) this.arithmeticValue(value);
+    this.assign(name, append ? undefined : value, prefix);
     return subscript === undefined ? { name, value, append } : { name, subscript, value, append };
   }
 
@@ -709,7 +774,8 @@ class Walker {
       if (child.type === 'variable_name' && name === '') name = this.text(child);
       else if (child.named) {
         index = this.text(child);
-        this.arithmeticExpression(child, ctx);
+        // `${a[@]}` and `${a[*]}` are every element, not an index to evaluate.
+        if (index !== '@' && index !== '*') this.arithmeticExpression(child, ctx);
       }
     }
     return [name, index];
@@ -755,10 +821,13 @@ class Walker {
           const raw = this.text(child);
           quoted = /['"\\]/.test(raw);
           delimiter = raw.replace(/['"\\]/g, '');
+          // `$'EOF'` or `$"EOF"`: what bash's quote removal makes of these is not modelled.
+          if (raw.includes('$')) this.problem(`unsupported heredoc delimiter ${raw}`);
           break;
         }
         case 'heredoc_body':
           body = this.text(child);
+          this.checkHeredocLines(body, delimiter, op, child);
           // An unquoted heredoc expands its body: substitutions in it run. tree-sitter leaves
           // some bodies (`<<-`) unparsed; read those as the double-quoted text they behave like.
           if (!quoted) {
@@ -767,6 +836,10 @@ class Walker {
           }
           break;
         case 'heredoc_end':
+          if (stripTabs(this.text(child), op) !== delimiter)
+            this.problem(
+              `parser disagreement: the here-document ends at "${this.text(child)}", but bash ends it at a line "${delimiter}"`,
+            );
           break;
         case 'file_redirect':
         case 'herestring_redirect':
@@ -782,6 +855,22 @@ class Walker {
       }
     }
     return [{ op, target: this.literalWord(delimiter), heredoc: { quoted, body } }, ...extra];
+  }
+
+  /**
+   * bash ends a here-document at the first line that is the delimiter after quote removal
+   * (`<<E"O"F` ends at `EOF`), tabs stripped for `<<-`. A body that holds such a line was read
+   * longer than bash reads it: what follows that line is commands.
+   */
+  private checkHeredocLines(body: string, delimiter: string, op: RedirectOp, node: SyntaxNode): void {
+    for (const line of body.split('\n')) {
+      if (stripTabs(line, op) === delimiter) {
+        this.problem(
+          `parser disagreement: bash ends the here-document at the line "${delimiter}" inside "${this.snippet(node)}"`,
+        );
+        return;
+      }
+    }
   }
 
   // ---------------------------------------------------------------- words
@@ -873,6 +962,9 @@ class Walker {
         return;
       case 'extglob_pattern':
       case 'regex':
+        this.patternExpansions(node, ctx);
+        b.literal(this.text(node), true);
+        return;
       case 'variable_name':
         b.literal(this.text(node), true);
         return;
@@ -1009,6 +1101,23 @@ class Walker {
     void ctx;
   }
 
+  /**
+   * tree-sitter keeps a pattern (`${v#PAT}`, `##`, `%`, `%%`, `^`, `^^`, `,`, `,,`, `[[ x =~ PAT ]]`)
+   * as one text node, but bash expands it first: `$(...)`, backquotes and `$((...))` in it run.
+   * Its expansions are those of the same text in double quotes (where only `$`, backquote and
+   * backslash are special), which is re-read as such; quotes inside are not modelled.
+   */
+  private patternExpansions(node: SyntaxNode, ctx: Context): void {
+    const text = this.text(node);
+    if (!/[$`]/.test(text)) return;
+    if (/["']/.test(text)) {
+      this.problem(`unsupported quotes in the pattern "${this.snippet(node)}", which bash expands`);
+      return;
+    }
+    // A `$` that starts no expansion (`^a$`) is literal; escaped, it cannot meet the closing quote as `$"`.
+    this.reparse(`: "${text.replace(/\$(?![A-Za-z_{(0-9@*#?$!-])/g, '\\$')}"`, node, ctx);
+  }
+
   /** Parses text that bash re-reads as code, and adopts its commands (offsets: the enclosing node). */
   private reparse(text: string, at: SyntaxNode, ctx: Context): void {
     if (++this.reparseDepth > MAX_REPARSE_DEPTH) {
@@ -1024,8 +1133,8 @@ class Walker {
       for (const f of inner.functions) this.functions = addTo(this.functions, f);
       for (const t of inner.taintedNames) this.tainted = addTo(this.tainted, t);
       for (const [n, v] of inner.variables) {
-        if (v.dynamic) this.assign(n, undefined);
-        for (const value of v.values) this.assign(n, this.literalWord(value));
+        if (v.dynamic) this.assign(n, undefined, v.prefixOnly);
+        for (const value of v.values) this.assign(n, this.literalWord(value), v.prefixOnly);
       }
       for (const a of inner.arithmeticNames) this.arithmetic = addTo(this.arithmetic, a);
       this.prompt.push(...inner.promptExpansions);
@@ -1153,6 +1262,11 @@ function lastCommand(node: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
+/** A here-document line as bash compares it with the delimiter: `<<-` strips leading tabs. */
+function stripTabs(line: string, op: RedirectOp): string {
+  return op === '<<-' ? line.replace(/^\t+/, '') : line;
+}
+
 function isInteger(w: Word): boolean {
   return !isDynamic(w) && INTEGER.test(w.value);
 }
@@ -1177,7 +1291,14 @@ const UNESCAPED_BLANK = /(^|[^\\])[ \t\n\r]/;
 const LINE_CONTINUATIONS = /^(?:\\\n)+$/;
 const INTEGER = /^[-+]?\d+$/;
 
-const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts']);
+const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts', 'wait', 'set']);
+
+const POSITIONAL_NAMES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '@', '*'];
+
+/** A value that is one arithmetic expansion, `$((...))`: bash assigns the number it computes. */
+function isArithmeticValue(value: Word, nodes: readonly SyntaxNode[]): boolean {
+  return nodes.length === 1 && nodes[0]!.type === 'arithmetic_expansion' && value.expansions.length === 1;
+}
 
 const KEYWORDS = new Set([
   'if',

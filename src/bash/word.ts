@@ -91,9 +91,11 @@ export class WordBuilder {
     let kinds = this.kinds;
     let startsWithPattern = false;
     let staticPrefix = this.firstExpansionAt ?? value.length;
+    let directoryTilde: Leading | undefined;
     if (this.activePattern) {
       // Some unquoted character may start a glob, a brace or a tilde: look at each one.
       const active = this.activeFlags();
+      directoryTilde = active[0] === true ? directoryTildeOf(value) : undefined;
       const patternKinds = patternExpansions(value, active);
       if (patternKinds.length > 0) kinds ??= new Set();
       for (const k of patternKinds) kinds!.add(k);
@@ -106,13 +108,16 @@ export class WordBuilder {
         }
       }
     }
-    const dynamicStart = this.firstIsDynamic === true || startsWithPattern;
+    const dynamicStart = this.firstIsDynamic === true || startsWithPattern || directoryTilde !== undefined;
     if (kinds === undefined || kinds.size === 0) return { value, raw, expansions: [], dynamicStart };
+    if (directoryTilde !== undefined) staticPrefix = 0;
     const leading: Leading | undefined = startsWithPattern
       ? { kind: value[0] === '{' ? 'brace' : 'glob' }
-      : this.firstIsDynamic
-        ? this.lead
-        : undefined;
+      : directoryTilde !== undefined
+        ? directoryTilde
+        : this.firstIsDynamic
+          ? this.lead
+          : undefined;
     const expansions = [...kinds];
     return leading === undefined
       ? { value, raw, expansions, dynamicStart, staticPrefix }
@@ -126,6 +131,18 @@ export class WordBuilder {
     for (let r = 0; r < runs.length; r += 2) active.fill(true, runs[r], runs[r + 1]);
     return active;
   }
+}
+
+/**
+ * `~+` is $PWD, `~-` $OLDPWD, `~N`/`~+N`/`~-N` entries of the directory stack: values of
+ * variables a line can set to anything (`OLDPWD=--output=x; git diff ~-`), not the home
+ * directory. Such a tilde leads its word the way `$OLDPWD` would.
+ */
+function directoryTildeOf(value: string): Leading | undefined {
+  const m = /^~([+-]?)(\d*)(?=\/|$)/.exec(value);
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  const name = m[2] !== '' ? 'DIRSTACK' : m[1] === '+' ? 'PWD' : 'OLDPWD';
+  return { kind: 'variable', name };
 }
 
 /** The characters that can start a glob (`*`, `?`, `[`), a brace expansion or a tilde. */

@@ -527,8 +527,9 @@ describe('the files a command reads', () => {
     expect(reads('find . -name .env -exec cat {} +').sort()).toEqual(['.', '<{}>']);
     expect(reads('echo x | xargs -I% cat %')).toEqual(['<%>']);
     expect(reads('fd -x cat {}').sort()).toEqual(['.', '<{}>']);
-    // `xargs -I` input is not taken to start with "-": still read-only.
-    expect(classifyBash('git log --format=%H | xargs -I{} git show --stat {}').readOnly).toBe(true);
+    // An input line can start with "-": `{}` first in a word may be an option (issue #16 class 5).
+    expect(classifyBash('echo --output=x | xargs -I{} git diff {}').readOnly).toBe(false);
+    expect(classifyBash('echo notes.txt | xargs -I{} cat ./{}').readOnly).toBe(true);
   });
 
   it('the words xargs appends are part of the command rules see', () => {

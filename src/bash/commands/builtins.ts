@@ -1,4 +1,4 @@
-import type { Word } from '../word.js';
+import { isDynamic, type Word } from '../word.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -74,13 +74,29 @@ const trapSpec: CommandSpec = {
   },
 };
 
+/** `printf -v NAME` or `-vNAME`, `wait -p NAME` or `-npNAME`: the name a builtin assigns. */
+function assignedName(args: readonly Word[], flag: string): Word | undefined {
+  const re = new RegExp(`^-[a-zA-Z]*${flag}(.*)$`, 's');
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.value === '--' || !w.value.startsWith('-') || w.value.startsWith('--')) return undefined;
+    const m = re.exec(w.value);
+    if (m) return m[1] !== '' ? { ...w, value: m[1]! } : args[i + 1];
+  }
+  return undefined;
+}
+
 const printfSpec: CommandSpec = {
   analyze(ctx, sink) {
-    const args = ctx.args;
-    for (let i = 0; i < args.length; i++) {
-      if (args[i]!.value === '-v' && args[i + 1]) checkNames([args[i + 1]!], 'printf -v', sink);
-      if (args[i]!.value === '--' || !args[i]!.value.startsWith('-')) break;
-    }
+    const name = assignedName(ctx.args, 'v');
+    if (name) checkNames([name], 'printf -v', sink);
+  },
+};
+
+const waitSpec: CommandSpec = {
+  analyze(ctx, sink) {
+    const name = assignedName(ctx.args, 'p');
+    if (name) checkNames([name], 'wait -p', sink);
   },
 };
 
@@ -114,6 +130,9 @@ const declareSpec: CommandSpec = {
   analyze(ctx, sink) {
     const isExport = ctx.name === 'export';
     const exported = isExport || ctx.args.some((w) => /^-[a-zA-Z]*x/.test(w.value));
+    // A name reference makes every later use of one name a use of another (`declare -n r=PATH; r=x`).
+    if (ctx.args.some((w) => /^-[a-zA-Z]*n/.test(w.value)))
+      sink.notUnderstood(`${ctx.name} -n makes a name refer to another variable`);
     for (const w of ctx.args) {
       if (w.value.startsWith('-') || w.value.startsWith('+')) continue;
       const eq = w.value.indexOf('=');
@@ -139,10 +158,11 @@ const letSpec: CommandSpec = {
   analyze(ctx, sink) {
     for (const w of ctx.args) {
       if (/\[[^\]]*[$`]/.test(w.value)) sink.opaque(`let: "${w.raw}" has a subscript that runs code`);
-      for (const m of w.value.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-        if (ctx.line.taintedNames.has(m[0])) {
+      for (const m of w.raw.matchAll(/\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)/g)) {
+        const name = m[1] ?? m[2]!;
+        if (ctx.line.taintedNames.has(name)) {
           sink.notUnderstood(
-            `let evaluates ${m[0]}, whose value this line sets: a subscript in it can run code`,
+            `let evaluates ${name}, whose value this line sets: a subscript in it can run code`,
           );
         }
       }
@@ -164,10 +184,12 @@ const testSpec: CommandSpec = {
           if (subscriptRunsCode(side) || (side.expansions.length === 0 && /\[.*[$`]/.test(side.value))) {
             sink.opaque(`[[ ${op} ]] evaluates "${side.raw}" as arithmetic, which runs its subscript`);
           }
-          for (const m of side.raw.matchAll(/\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g)) {
-            if (ctx.line.taintedNames.has(m[1]!)) {
+          // Names, and positional parameters ($1, ${2}, $@), which a function call or `set` fills in.
+          for (const m of side.raw.matchAll(/\$\{?([0-9]+|[@*])|\$?\{?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+            const name = m[1] ?? m[2]!;
+            if (ctx.line.taintedNames.has(name)) {
               sink.opaque(
-                `[[ ${op} ]] evaluates ${m[1]}, whose value this line sets: a subscript in it can run code`,
+                `[[ ${op} ]] evaluates ${name}, whose value this line sets: a subscript in it can run code`,
               );
             }
           }
@@ -220,6 +242,63 @@ const cdSpec: CommandSpec = {
   },
 };
 
+/**
+ * compgen prints completions, and makes them the way `complete` would: `-C CMD` runs a command,
+ * `-F FUNC` a function, and the `-W WORDLIST` string is expanded like a line of words, so a
+ * `$(...)` in it runs. `-X`/`-P`/`-S` are patterns and texts, expanded no further.
+ */
+const compgenSpec: CommandSpec = {
+  analyze(ctx, sink) {
+    const args = ctx.args;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === '--' || !v.startsWith('-')) break;
+      const flags = v.slice(1);
+      for (let j = 0; j < flags.length; j++) {
+        const f = flags[j]!;
+        if (!'CFWXPSAGo'.includes(f)) continue;
+        // The flag takes the rest of the word, or the next word.
+        const attached = flags.slice(j + 1);
+        const value = attached !== '' ? { ...args[i]!, value: attached, raw: attached } : args[++i];
+        if (value === undefined) break;
+        if (f === 'C') sink.runScript(value, 'compgen -C');
+        else if (f === 'F') sink.opaque(`compgen -F runs the function ${value.raw}`);
+        else if (f === 'W' && /[$`]/.test(value.value)) {
+          sink.opaque(`compgen -W expands "${value.raw}" as shell words, which runs the substitutions in it`);
+        }
+        break;
+      }
+    }
+  },
+};
+
+/** `jobs -x COMMAND ARGS`: runs COMMAND (with job specs in ARGS replaced by process group ids). */
+const jobsSpec: CommandSpec = {
+  analyze(ctx, sink) {
+    const at = ctx.args.findIndex((w) => /^-[lnprs]*x/.test(w.value));
+    if (at >= 0) sink.run(ctx.args.slice(at + 1), 'jobs -x');
+  },
+};
+
+/**
+ * `set -k` (`-o keyword`): from then on, every `NAME=value` argument of a command is put in its
+ * environment instead (`git diff GIT_EXTERNAL_DIFF=prog`), which this analysis does not model.
+ */
+const setSpec: CommandSpec = {
+  analyze(ctx, sink) {
+    const args = ctx.args;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === '--' || v === '-' || !/^[-+]/.test(v)) break;
+      const keyword =
+        (/^-[a-zA-Z]*k/.test(v) && !v.startsWith('--')) || (v === '-o' && args[i + 1]?.value === 'keyword');
+      if (keyword) sink.notUnderstood('set -k makes NAME=value arguments environment assignments');
+      if (isDynamic(args[i]!)) sink.notUnderstood(`set ${args[i]!.raw}: options only known at run time`);
+      if (v === '-o' || v === '+o') i++;
+    }
+  },
+};
+
 const exitLike = harmless;
 
 export const BUILTINS: CommandTable = {
@@ -254,18 +333,18 @@ export const BUILTINS: CommandTable = {
   fc: fcSpec,
   history: historySpec,
   bind: bindSpec,
-  set: harmless,
+  set: setSpec,
   shopt: harmless,
   ulimit: harmless,
   umask: harmless,
   shift: harmless,
   getopts: harmless,
-  wait: harmless,
-  jobs: harmless,
+  wait: waitSpec,
+  jobs: jobsSpec,
   times: harmless,
   type: harmless,
   help: harmless,
-  compgen: harmless,
+  compgen: compgenSpec,
   complete: harmless,
   compopt: harmless,
   caller: harmless,

@@ -250,11 +250,11 @@ const xargs: CommandSpec = {
     const parsed = applyOptions(ctx, sink, XARGS_RULES);
     const replacing = parsed.options.find((o) => o.id === 'I' || o.id === 'replace');
     const replace = replacing !== undefined;
-    // -I STRING (or -i, meaning {}): each input line replaces STRING, only known at run time.
-    // (Whether a line could start with "-" and turn into an option is not modelled here.)
+    // -I STRING (or -i, meaning {}): each input line replaces STRING, only known at run time,
+    // and a line can start with "-": a word that starts with STRING may be an option.
     const token = replacing?.value?.value || '{}';
     const given = rest(ctx, parsed.restIndex);
-    const inner = replace ? filledIn(given, token, true) : given;
+    const inner = replace ? filledIn(given, token) : given;
     if (inner.length === 0) return; // the default command is echo
     const name = inner[0]!.value;
     if (SHELLS.has(name) || INTERPRETERS_RUN_ARGS.has(name)) {
