@@ -1,34 +1,54 @@
+import { rank } from '../policy/behavior.js';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
-import { forEachJsonLine, parseCliArgs } from './args.js';
+import { commandLineOf, forEachJsonLine, parseCliArgs, splitCommandWords } from './args.js';
+import { decideCall } from './decide-call.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { cwdOf, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 
-const HELP = `usage: toolgate check --tool T --input JSON [--policy F]... [--mode M] [--cwd D] [--json] [--explain] [--log FILE [--log-key KEY]]
-       toolgate check --stdin [--policy F]...   (JSON Lines in: {"tool","input","mode"?,"cwd"?}; a Decision per line out)
+const HELP = `usage: toolgate check [options] [--tool Bash] -- COMMAND WORDS...
+       toolgate check [options] --tool T --input JSON
+       toolgate check [options] --stdin   (JSON Lines in: {"tool","input","mode"?,"cwd"?}; a Decision per line out)
 
-Asks the policy whether a tool call may run. Prints the decision: allow, ask or deny, and why.
-Policies: --policy F (repeatable, first is highest), else .toolgate/policy.yaml and friends,
-else the embedded default. Exit status: 0 decided; 1 bad input lines (--stdin); 2 usage or policy errors.
+Asks the policy whether a tool call may run, as the hook would (auto mode included: an ask
+goes to the policy's classifier, the offline one unless its auto: block names another).
+Prints the decision: allow, ask or deny, and why.
+
+  -- WORDS...        a Bash command: one word is a command line as typed ('git status | head'),
+                     several are the words of one command (-- git push --force origin main)
+  --tool T --input J  any tool, its input as JSON
+  --fail-on deny|ask  exit 1 when a decision is that strict or stricter (for CI and scripts)
+  --policy F          repeatable, first is highest; else .toolgate/policy.yaml and friends,
+                      else the embedded default
+  --mode M  --cwd D  --json  --explain  --log FILE [--log-key KEY]
+
+Exit status: 0 decided; 1 a decision at or above --fail-on, or bad input lines (--stdin);
+2 usage or policy errors.
 `;
 
+const OPTIONS = {
+  ...POLICY_OPTIONS,
+  tool: { type: 'string' },
+  input: { type: 'string' },
+  stdin: { type: 'boolean' },
+  json: { type: 'boolean' },
+  explain: { type: 'boolean' },
+  'fail-on': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseCliArgs(argv, {
-    ...POLICY_OPTIONS,
-    tool: { type: 'string' },
-    input: { type: 'string' },
-    stdin: { type: 'boolean' },
-    json: { type: 'boolean' },
-    explain: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { own, words } = splitCommandWords(argv, OPTIONS);
+  const { values } = parseCliArgs(own, OPTIONS);
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
   }
   const mode = modeOf(values.mode);
-  if (!values.stdin && values.tool === undefined) throw new UsageError('missing --tool (or use --stdin)');
+  const failOn = failOnOf(values['fail-on']);
+  const single = values.stdin ? undefined : callOf(values, words);
+  if (values.stdin && words.length > 0) throw new UsageError('--stdin takes no command words');
   let policy: Awaited<ReturnType<typeof policyFor>>;
   try {
     policy = await policyFor(values, io);
@@ -39,12 +59,13 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
     }
     throw err;
   }
-  const { decide } = await import('../policy/decide.js');
   const cwd = cwdOf(values, io);
   const log = await logFor(values, io, cwd);
+  const fails = (d: Decision) => failOn !== undefined && rank(d.behavior) >= rank(failOn);
   try {
-    if (values.stdin) {
+    if (single === undefined) {
       let bad = 0;
+      let failed = false;
       await forEachJsonLine(
         io.stdin,
         async (value, n) => {
@@ -70,7 +91,8 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
             cwd: typeof req.cwd === 'string' ? req.cwd : cwd,
             ...(lineMode ? { mode: lineMode } : {}),
           };
-          const decision = decide(request, policy);
+          const decision = await decideCall(request, policy, io);
+          failed ||= fails(decision);
           await log?.append({ request, decision });
           io.stdout.write(`${JSON.stringify(decision)}\n`);
         },
@@ -79,27 +101,62 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
           io.stdout.write(`${JSON.stringify({ line: n, error: message })}\n`);
         },
       );
-      return bad > 0 ? 1 : 0;
+      return bad > 0 || failed ? 1 : 0;
     }
-    let input: unknown = {};
-    if (values.input !== undefined) {
-      try {
-        input = JSON.parse(values.input);
-      } catch (err) {
-        throw new UsageError(`--input is not JSON: ${(err as Error).message}`);
-      }
-    }
-    const request: ToolRequest = { tool: values.tool!, input, cwd, ...(mode ? { mode } : {}) };
+    const request: ToolRequest = { ...single, cwd, ...(mode ? { mode } : {}) };
     const trace: string[] = [];
-    const decision = decide(request, policy, values.explain ? { trace } : {});
+    const decision = await decideCall(request, policy, io, values.explain ? trace : undefined);
     await log?.append({ request, decision });
     if (values.json) io.stdout.write(`${JSON.stringify(decision, null, values.explain ? 2 : undefined)}\n`);
     else io.stdout.write(describe(decision));
     if (values.explain) io.stdout.write(explain(decision, policy, trace));
-    return 0;
+    return fails(decision) ? 1 : 0;
   } finally {
+    policy.conditions?.dispose?.();
     await log?.close();
   }
+}
+
+/** The one call to decide: command words (a Bash call), or --tool with its --input. */
+function callOf(
+  values: { tool?: string | undefined; input?: string | undefined },
+  words: string[],
+): Pick<ToolRequest, 'tool' | 'input'> {
+  if (words.length > 0) {
+    if (values.input !== undefined)
+      throw new UsageError('give the call either as command words or as --input, not both');
+    if (values.tool !== undefined && values.tool !== 'Bash')
+      throw new UsageError(
+        `command words are a Bash command, not a ${values.tool} call`,
+        `give ${values.tool}'s input as --input JSON`,
+      );
+    return { tool: 'Bash', input: { command: commandLineOf(words) } };
+  }
+  if (values.tool === undefined)
+    throw new UsageError(
+      'nothing to check',
+      'give a command (toolgate check -- git push origin main), --tool T --input JSON, or --stdin',
+    );
+  if (values.input === undefined)
+    throw new UsageError(
+      `missing --input for ${values.tool}`,
+      values.tool === 'Bash'
+        ? `give the command after --, e.g. toolgate check -- git status, or --input '{"command":"git status"}'`
+        : `give its input as JSON, e.g. --input '{"file_path":"src/a.ts"}'`,
+    );
+  try {
+    return { tool: values.tool, input: JSON.parse(values.input) };
+  } catch (err) {
+    throw new UsageError(
+      `--input is not JSON: ${(err as Error).message}`,
+      `quote it for the shell: --input '{"command":"ls"}'`,
+    );
+  }
+}
+
+function failOnOf(text: string | undefined): 'deny' | 'ask' | undefined {
+  if (text === undefined || text === 'deny' || text === 'ask') return text;
+  throw new UsageError(`--fail-on must be deny or ask (got "${text}")`);
 }
 
 function describe(d: Decision): string {

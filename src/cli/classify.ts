@@ -1,22 +1,29 @@
 import { classifyBash } from '../bash/classify.js';
 import type { BashFacts } from '../bash/facts.js';
-import { forEachJsonLine, parseCliArgs } from './args.js';
+import { commandLineOf, forEachJsonLine, parseCliArgs, splitCommandWords } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
-const HELP = `usage: toolgate classify [--json] COMMAND...
+const HELP = `usage: toolgate classify [--json] [--] COMMAND...
        toolgate classify --stdin        (JSON Lines in: {"command": "..."}; out: one result per line)
 
 Says whether a Bash command line is read-only, concurrency-safe and destructive, and why.
+One word is a command line as typed ('git log | head -5'); several are the words of one
+command (toolgate classify ls -la).
 Exit status: 0 when the line (every line, with --stdin) was classified; 1 on bad input lines; 2 on usage errors.
 `;
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  stdin: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function classifyCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCliArgs(argv, {
-    json: { type: 'boolean' },
-    stdin: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  // toolgate's options come first; from the first other word on, the words are the command
+  // (`toolgate classify ls -la`).
+  const { own, words: positionals } = splitCommandWords(argv, OPTIONS);
+  const { values } = parseCliArgs(own, OPTIONS);
   if (values.help) {
     io.stdout.write(HELP);
     return 0;
@@ -26,8 +33,7 @@ export async function classifyCommand(argv: string[], io: CliIO): Promise<number
     return classifyStream(io);
   }
   if (positionals.length === 0) throw new UsageError('missing COMMAND (or use --stdin)');
-  // Several positionals are one command line split by the calling shell: join them back.
-  const command = positionals.join(' ');
+  const command = commandLineOf(positionals);
   const facts = classifyBash(command);
   io.stdout.write(values.json ? `${JSON.stringify(result(command, facts))}\n` : describe(command, facts));
   return 0;

@@ -1,11 +1,13 @@
 import { type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
 import { HOOK_PROTOCOLS } from '../adapters/hook-protocols.js';
-import { nodeFileSystem } from '../policy/fs-view.js';
+import type { Decision } from '../policy/decision.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
-import type { CliIO } from './io.js';
-import { classifierFor, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { decideCall } from './decide-call.js';
+import { type CliIO, UsageError } from './io.js';
+import { logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 import { Reexecuted } from './reexec.js';
+import { failureMessage } from './run-command.js';
 import { readStdin, writeStdout } from './stdio.js';
 
 const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY]] [--warm]
@@ -61,18 +63,12 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       text,
       options.policyCache,
     );
-    const { decideWithClassifier } = await import('../policy/auto.js');
-    const classifier = await classifierFor(policy, io);
     // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
     const forced = modeOf(values.mode);
     const request = forced ? { ...parsed.request, mode: forced } : parsed.request;
-    let decision: Awaited<ReturnType<typeof decideWithClassifier>>;
+    let decision: Decision;
     try {
-      decision = await decideWithClassifier(request, policy, {
-        // a view of this call's own: no path resolved for an earlier call (a warm process decides many)
-        fs: nodeFileSystem(),
-        ...(classifier ? { classifier } : {}),
-      });
+      decision = await decideCall(request, policy, io);
     } finally {
       policy.conditions?.dispose?.();
     }
@@ -89,6 +85,7 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
     return 0;
   } catch (err) {
     if (err instanceof Reexecuted) return err.code;
+    if (err instanceof UsageError) return block(io, failureMessage('hook', err, io.env), protocol);
     return block(
       io,
       err instanceof PolicyLoadFailed

@@ -20,6 +20,25 @@ export interface CliIO {
 /** A subcommand: parses its own arguments, returns the process exit code. */
 export type Subcommand = (argv: string[], io: CliIO) => Promise<number>;
 
+/**
+ * A mistake in how toolgate was called (exit 2). `hint` says what to do instead; without one the
+ * CLI points at the command's --help. Printed as `toolgate <command>: <message> — <hint>`.
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The errno code (ENOENT, EPIPE, ...) of an error or of what caused it, however deep it was wrapped. */
+export function errnoCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && code.startsWith('E')) return code;
+  }
+  return undefined;
 }

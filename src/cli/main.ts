@@ -19,13 +19,23 @@ const argv = process.argv.slice(2);
 const failureCode = argv[0] === 'hook' ? 2 : 1;
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   process.on(event, (err) => {
-    process.stderr.write(`toolgate: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // stdout's reader has left (`toolgate check --stdin | head`): end quietly, as cat does;
+    // a hook's caller never got its answer, so the hook still blocks.
+    if ((err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') process.exit(failureCode === 2 ? 2 : 0);
+    process.stderr.write(`toolgate: internal error: ${describeCrash(err)}\n`);
     process.exit(failureCode);
   });
 }
 
 // A child restarted for isolated-vm stops when the toolgate process it was started for dies.
 watchParentOfReexec(process.env);
+
+/** The message, and the stack only for whoever debugs toolgate (TOOLGATE_DEBUG=1). */
+function describeCrash(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (process.env.TOOLGATE_DEBUG === '1') return err.stack ?? err.message;
+  return `${err.message} — a bug in toolgate; TOOLGATE_DEBUG=1 shows where`;
+}
 
 // The streams are built on first use: a hook process reads and writes the descriptors instead.
 const io: CliIO = {
@@ -140,7 +150,7 @@ run().then(
       startWarm(startWarmAfterwards, process.argv[1], io.env);
   },
   (err) => {
-    process.stderr.write(`toolgate: ${String(err)}\n`);
+    process.stderr.write(`toolgate: internal error: ${describeCrash(err)}\n`);
     process.exitCode = failureCode;
   },
 );

@@ -6,7 +6,7 @@ import { type Mode, parseMode } from '../policy/mode.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { formatProblem, PolicyError } from '../policy/policy-file.js';
 import type { CliIO } from './io.js';
-import { UsageError } from './io.js';
+import { errnoCode, UsageError } from './io.js';
 import { needsReexec, reexecWithIsolates } from './reexec.js';
 
 /** The options every deciding subcommand shares: --policy (repeatable), --mode, --cwd, --log. */
@@ -120,15 +120,51 @@ export async function logFor(
   ]);
   const at = (f: string) => (path.isAbsolute(f) ? f : path.resolve(projectRoot(cwd ?? io.cwd, io.env), f));
   const resolved = at(file);
-  fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
   const keyFile = values['log-key'] ?? io.env.TOOLGATE_LOG_KEY;
   let signingKey: import('node:crypto').KeyObject | undefined;
   if (keyFile !== undefined && keyFile !== '') {
     const { readPrivateKeyFile } = await import('../audit/key-file.js');
     signingKey = await readPrivateKeyFile(at(keyFile));
   }
-  return DecisionLog.open(resolved, {
-    checkpointPath: checkpointPathOf(resolved),
-    ...(signingKey !== undefined && { signingKey }),
-  });
+  try {
+    fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+    return await DecisionLog.open(resolved, {
+      checkpointPath: checkpointPathOf(resolved),
+      ...(signingKey !== undefined && { signingKey }),
+    });
+  } catch (err) {
+    throw logOpenError(err, resolved) ?? err;
+  }
+}
+
+/** A log that cannot be opened for a reason the caller can fix, as a usage error saying how. */
+function logOpenError(err: unknown, file: string): UsageError | undefined {
+  const dir = path.dirname(file);
+  const other = 'or name another file with --log (or TOOLGATE_LOG)';
+  switch (errnoCode(err)) {
+    case 'ENOENT':
+      return new UsageError(
+        `cannot open the decision log ${file}: there is no directory ${dir}`,
+        `mkdir -p ${dir}, ${other}`,
+      );
+    case 'ENOTDIR':
+      return new UsageError(
+        `cannot open the decision log ${file}: a part of ${dir} is not a directory`,
+        `name another file with --log (or TOOLGATE_LOG)`,
+      );
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return new UsageError(
+        `cannot write the decision log ${file}: permission denied`,
+        `make it writable, ${other}`,
+      );
+    case 'EISDIR':
+      return new UsageError(
+        `cannot open the decision log ${file}: it is a directory`,
+        `name a file in it, ${other}`,
+      );
+    default:
+      return undefined;
+  }
 }

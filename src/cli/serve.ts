@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { createDecisionServer } from '../adapters/http-server.js';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
-import { UsageError } from './io.js';
+import { errnoCode, UsageError } from './io.js';
 import { classifierFor, logFor, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 import { onStopSignal } from './stop-signals.js';
 
@@ -74,7 +75,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenError(err, values.socket, `${host}:${port}`)));
     if (values.socket) {
       if (fs.existsSync(values.socket)) fs.unlinkSync(values.socket);
       server.listen(values.socket, () => resolve());
@@ -115,4 +116,28 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   await log?.close();
   if (values.socket) fs.rmSync(values.socket, { force: true });
   return 0;
+}
+
+/** An address the user chose that cannot be listened on, as one line saying what to choose instead. */
+function listenError(err: Error, socket: string | undefined, address: string): Error {
+  const where = socket === undefined ? address : socket;
+  const instead = socket === undefined ? 'another --port (0 picks a free one)' : 'another --socket';
+  // node reports a socket in a missing directory as EACCES
+  if (socket !== undefined && !fs.existsSync(path.dirname(path.resolve(socket))))
+    return new UsageError(
+      `cannot listen on ${socket}: there is no directory ${path.dirname(socket)}`,
+      `mkdir -p ${path.dirname(socket)} or choose ${instead}`,
+    );
+  switch (errnoCode(err)) {
+    case 'EADDRINUSE':
+      return new UsageError(`${where} is already in use`, `stop what listens there or choose ${instead}`);
+    case 'EACCES':
+    case 'EPERM':
+      return new UsageError(`cannot listen on ${where}: permission denied`, `choose ${instead}`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOENT':
+      return new UsageError(`cannot listen on ${where}: no such address here`, `choose ${instead}`);
+    default:
+      return err;
+  }
 }

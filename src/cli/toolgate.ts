@@ -79,7 +79,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (sub === undefined) {
-    io.stderr.write(`toolgate: unknown command "${name}"\n\n${usage()}`);
+    const { nearestName } = await import('./args.js');
+    const near = nearestName(name, Object.keys(SUBCOMMANDS));
+    const hint =
+      near === undefined ? 'toolgate --help lists the commands' : `did you mean "toolgate ${near}"?`;
+    io.stderr.write(`toolgate: unknown command "${name}" — ${hint}\n`);
     return 2;
   }
   return runCommand(

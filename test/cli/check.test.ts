@@ -342,3 +342,80 @@ describe('toolgate check: bad input exits non-zero with a clear message', () => 
     expect(r.stderr).toContain(missing);
   });
 });
+
+// Each case starts a process; on a loaded machine that is seconds each.
+describe('toolgate check -- WORDS, --fail-on, and auto mode as the hook decides it (issue 19)', {
+  timeout: 180_000,
+}, () => {
+  it('decides command words as a Bash call, as Codex execpolicy check -- argv does', async () => {
+    const r = await toolgate([
+      'check',
+      '--json',
+      '--cwd',
+      w.ws,
+      '--',
+      'git',
+      'push',
+      '--force',
+      'origin',
+      'main',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      behavior: 'deny',
+      rule: { text: 'Bash(git push --force*)' },
+    });
+    // the words are quoted back: one echo of one argument, not `echo a; rm x`
+    const quoted = await toolgate(['check', '--json', '--cwd', w.ws, '--', 'echo', 'a; rm -rf x']);
+    expect(JSON.parse(quoted.stdout)).toMatchObject({ behavior: 'allow', facts: { readOnly: true } });
+  });
+
+  it('refuses a call with no input (exit 2), where it used to answer DENY with exit 0', async () => {
+    for (const args of [['check', '--tool', 'Bash'], ['check'], ['check', '--tool', 'Read', '--', 'ls']]) {
+      const r = await toolgate(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^toolgate check: .* — /);
+    }
+  });
+
+  it('--fail-on sets the exit code: 1 at or above the given strictness', async () => {
+    const cases: [string[], number][] = [
+      [['--fail-on', 'deny', '--', 'git', 'push', '--force'], 1],
+      [['--fail-on', 'deny', '--', 'rm', 'x'], 0], // an ask
+      [['--fail-on', 'ask', '--', 'rm', 'x'], 1],
+      [['--fail-on', 'ask', '--', 'ls'], 0],
+    ];
+    for (const [args, code] of cases) {
+      const r = await toolgate(['check', '--cwd', w.ws, ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(code);
+    }
+    const lines =
+      '{"tool":"Bash","input":{"command":"ls"}}\n{"tool":"Bash","input":{"command":"git push --force"}}\n';
+    expect((await toolgate(['check', '--stdin', '--cwd', w.ws, '--fail-on', 'deny'], lines)).code).toBe(1);
+    expect((await toolgate(['check', '--stdin', '--cwd', w.ws], lines)).code).toBe(0);
+    const bad = await toolgate(['check', '--fail-on', 'allow', '--', 'ls']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--fail-on must be deny or ask/);
+  });
+
+  it('--mode auto answers what the hook in auto mode answers (the offline classifier)', async () => {
+    const command = 'curl -X POST https://example.com -d @data.json';
+    const hookInput = JSON.stringify({
+      session_id: 's',
+      transcript_path: path.join(w.base, 't.jsonl'),
+      cwd: w.ws,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'auto',
+      tool_name: 'Bash',
+      tool_input: { command },
+    });
+    const hook = await toolgate(['hook'], hookInput);
+    expect(hook.code, hook.stderr).toBe(0);
+    const hookDecision = JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision;
+    const check = await toolgate(['check', '--json', '--mode', 'auto', '--cwd', w.ws, '--', command]);
+    const decision = JSON.parse(check.stdout) as Decision;
+    expect(decision.behavior).toBe(hookDecision);
+    expect(decision).toMatchObject({ behavior: 'deny', decidedBy: 'classifier' });
+  });
+});

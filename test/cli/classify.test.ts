@@ -93,3 +93,18 @@ describe('toolgate classify', () => {
     expect(both.stderr).toMatch(/--stdin takes no COMMAND/);
   });
 });
+
+describe('toolgate classify WORDS (issue 19)', () => {
+  it('takes the words after the subcommand as the command, options and all', async () => {
+    const r = await runCli(['classify', 'ls', '-la']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ls -la\n {2}read-only: {8}yes/);
+    const json = await runCli(['classify', '--json', 'sort', '-o', 'out.txt', 'in.txt']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ command: 'sort -o out.txt in.txt', readOnly: false });
+  });
+
+  it('quotes several words back as the calling shell had them', async () => {
+    const r = await runCli(['classify', '--json', 'echo', 'a; rm -rf x']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ command: "echo 'a; rm -rf x'", readOnly: true });
+  });
+});
