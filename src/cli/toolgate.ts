@@ -34,6 +34,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
       summary: 'classify a Bash command line: read-only, concurrency-safe, destructive',
       load: async () => (await import('./classify.js')).classifyCommand,
     },
+    catalogue: {
+      summary: 'print what the classifier knows about commands: options and their effects, traits, examples',
+      load: async () => (await import('./catalogue.js')).catalogueCommand,
+    },
     exec: {
       summary: 'run tool_use blocks through the pipeline and print paired tool_result blocks',
       load: async () => (await import('./exec.js')).execCommand,

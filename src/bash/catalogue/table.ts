@@ -1,0 +1,127 @@
+import { EFFECT_GROUPS, EFFECTS, type Effect } from './effect.js';
+import type { CatalogueEntry, Examples, ShapeKind } from './entry.js';
+import type { Registry } from './registry.js';
+
+/**
+ * The catalogue as a reviewer reads it (`toolgate catalogue`): every entry with each option's
+ * spellings and effect, what unknown options mean, its traits and examples; and the names still
+ * analyzed by hand-written tables, which it cannot describe option by option.
+ */
+export interface CatalogueRow {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly summary: string;
+  readonly shape: ShapeKind;
+  /** The reason for a one-off analyzer (shape `escape`). */
+  readonly escape?: string;
+  readonly unknownOptions: 'fail' | 'harmless';
+  readonly traits: readonly string[];
+  readonly options: readonly OptionRow[];
+  readonly examples: Examples;
+}
+
+export interface OptionRow {
+  /** As written on a command line: `-o`, `--output`. */
+  readonly spellings: readonly string[];
+  readonly value: 'none' | 'required' | 'optional';
+  readonly effect: Effect;
+}
+
+export interface CatalogueTable {
+  readonly entries: readonly CatalogueRow[];
+  /** Commands known by a hand-written analyzer (src/bash/commands), not yet entries. */
+  readonly legacy: readonly string[];
+}
+
+/** Effects an `--effect` word stands for: a group (`runs`, `writes`, `network`, ...) or one effect. */
+export function effectsNamed(word: string): readonly Effect[] | undefined {
+  if (Object.hasOwn(EFFECT_GROUPS, word)) return EFFECT_GROUPS[word];
+  return (EFFECTS as readonly string[]).includes(word) ? [word as Effect] : undefined;
+}
+
+/**
+ * The rows for `command` (one entry, by name or alias) or all, keeping only options with one of
+ * `effects` (and only entries that have such an option, or are one-off analyzers) when given.
+ */
+export function catalogueTable(
+  registry: Registry,
+  filter: { readonly command?: string; readonly effects?: readonly Effect[] } = {},
+): CatalogueTable {
+  let entries: readonly CatalogueEntry[] = registry.entries;
+  if (filter.command !== undefined) {
+    const e = registry.entry(filter.command);
+    entries = e === undefined ? [] : [e];
+  }
+  const rows = entries.map(row);
+  const effects = filter.effects;
+  const kept =
+    effects === undefined
+      ? rows
+      : rows
+          .map((r) => ({ ...r, options: r.options.filter((o) => effects.includes(o.effect)) }))
+          // A one-off analyzer's own language can have any effect: always listed, with why.
+          .filter((r) => r.options.length > 0 || r.shape === 'escape');
+  const legacy =
+    filter.command === undefined ? registry.legacy : registry.legacy.filter((n) => n === filter.command);
+  return { entries: kept, legacy };
+}
+
+function row(e: CatalogueEntry): CatalogueRow {
+  const shape = e.shape;
+  return {
+    name: e.name,
+    aliases: e.aliases ?? [],
+    summary: e.summary,
+    shape: shape.kind,
+    ...(shape.kind === 'escape' ? { escape: shape.why } : {}),
+    unknownOptions: e.unknownOptions,
+    traits: e.traits ?? [],
+    options: Object.entries(e.options ?? {}).map(([spec, effect]) => optionRow(spec, effect)),
+    examples: e.examples,
+  };
+}
+
+function optionRow(spec: string, effect: Effect): OptionRow {
+  const value = spec.endsWith('=') ? 'required' : spec.endsWith('?') ? 'optional' : 'none';
+  const names = spec.replace(/[=?]$/, '').split('|');
+  return { spellings: names.map((n) => (n.length === 1 ? `-${n}` : `--${n}`)), value, effect };
+}
+
+/** The table as text: one block per entry, options that matter first. */
+export function renderCatalogue(table: CatalogueTable): string {
+  const out: string[] = [];
+  for (const r of table.entries) {
+    const names = [r.name, ...r.aliases].join(', ');
+    out.push(`${names}  (${r.shape}; unknown options: ${r.unknownOptions})`);
+    out.push(`  ${r.summary}`);
+    if (r.escape) out.push(`  one-off analyzer: ${r.escape}`);
+    if (r.traits.length > 0) out.push(`  traits: ${r.traits.join(', ')}`);
+    const matters = r.options.filter((o) => o.effect !== 'harmless');
+    const harmless = r.options.filter((o) => o.effect === 'harmless');
+    for (const o of matters) {
+      const spelled =
+        o.spellings.join(', ') +
+        (o.value === 'required' ? ' VALUE' : o.value === 'optional' ? '[=VALUE]' : '');
+      out.push(`    ${spelled.padEnd(36)} ${o.effect}`);
+    }
+    if (harmless.length > 0)
+      out.push(`    harmless: ${harmless.map((o) => o.spellings.join('/')).join(' ')}`);
+    const ex = r.examples;
+    for (const [label, lines] of [
+      ['read-only', ex.readOnly],
+      ['not read-only', ex.notReadOnly],
+      ['destructive', ex.destructive],
+    ] as const) {
+      for (const l of lines ?? []) out.push(`  e.g. ${label.padEnd(14)} ${l}`);
+    }
+    out.push('');
+  }
+  if (table.legacy.length > 0) {
+    out.push(
+      `${table.legacy.length} more ${table.legacy.length === 1 ? 'command is' : 'commands are'} known by hand-written analyzers (src/bash/commands), not yet described option by option:`,
+      `  ${table.legacy.join(' ')}`,
+      '',
+    );
+  }
+  return out.join('\n');
+}
