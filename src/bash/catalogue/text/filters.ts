@@ -125,6 +125,20 @@ export const TEE: CatalogueEntry = {
   },
 };
 
+/** moreutils' sponge: reads all of stdin first, so `sort f | sponge f` rewrites f. */
+export const SPONGE: CatalogueEntry = {
+  name: 'sponge',
+  summary: 'soaks up stdin, then writes it to the file it names (-a appends)',
+  shape: { kind: 'writer', append: 'append' },
+  options: { 'a|append': 'appends' },
+  unknownOptions: 'fail',
+  examples: {
+    readOnly: ['sort f | sponge /dev/null'],
+    notReadOnly: ['sort f | sponge -a log.txt'],
+    destructive: ['sort f | sponge f'],
+  },
+};
+
 export const SHUF: CatalogueEntry = {
   name: 'shuf',
   summary: 'prints its file (or, with -e or -i, its operands) in random order; -o writes',
@@ -294,6 +308,7 @@ export const TEXT_FILTERS: readonly CatalogueEntry[] = [
   SORT,
   UNIQ,
   TEE,
+  SPONGE,
   SHUF,
   ICONV,
   YQ,
