@@ -1,4 +1,5 @@
-import type { Reference } from 'isolated-vm';
+import type { Context, Reference } from 'isolated-vm';
+import { HARDEN } from '../isolate/harden.js';
 import { loadIsolatedVm } from '../isolate/index.js';
 import { PRELUDE } from '../isolate/prelude.js';
 import type { CompiledPolicy } from './compile.js';
@@ -7,7 +8,8 @@ import type { ConditionContext, ConditionEvaluator, ConditionResult } from './ru
 /**
  * `when:` conditions, run in isolated-vm: one warm isolate per policy, each expression compiled
  * once into a function of (input, tool, cwd, mode, facts, command), called with JSON copies of
- * the request under a time and memory limit. No clock, no randomness, no host objects: the
+ * the request under a time and memory limit, in a context whose shared state is frozen
+ * (isolate/harden.ts): no call can leave anything behind for the next. No clock, no randomness, no host objects: the
  * same request always gets the same answer. Anything but `true` or `false` is an error, and an
  * error fails closed (see rule-match.ts).
  */
@@ -15,6 +17,9 @@ export interface ConditionLimits {
   readonly timeoutMs?: number;
   readonly memoryLimitMb?: number;
 }
+
+/** Our own set-up code (prelude, freezing), not the condition's: a bound for a loaded machine. */
+const SETUP_TIMEOUT_MS = 2_000;
 
 const PARAMS = ['input', 'tool', 'cwd', 'mode', 'facts', 'command'] as const;
 
@@ -32,21 +37,33 @@ export async function prepareConditions(
   const timeout = Math.max(1, limits.timeoutMs ?? 50);
   const memoryLimit = Math.max(8, limits.memoryLimitMb ?? 16);
   let isolate = new ivm.Isolate({ memoryLimit });
+  let context: Context | undefined;
   let functions = new Map<string, Reference | { error: string }>();
+
+  // One context for every expression: the shared prelude, in deterministic mode (no clock, no
+  // randomness), then everything the calls can reach is frozen, so no call (of this expression
+  // or another) leaves state for the next.
+  const hardenedContext = (): Context => {
+    if (context === undefined) {
+      const made = isolate.createContextSync();
+      made.evalClosureSync(PRELUDE, ['{}', true], { timeout: SETUP_TIMEOUT_MS });
+      made.evalClosureSync(HARDEN, [], { timeout: SETUP_TIMEOUT_MS });
+      context = made;
+    }
+    return context;
+  };
 
   const functionFor = (expression: string): Reference | { error: string } => {
     if (isolate.isDisposed) {
       isolate = new ivm.Isolate({ memoryLimit });
+      context = undefined;
       functions = new Map();
     }
     let fn = functions.get(expression);
     if (fn === undefined) {
       try {
-        const context = isolate.createContextSync();
-        // The shared prelude, in deterministic mode: no clock and no randomness in conditions.
-        context.evalClosureSync(PRELUDE, ['{}', true], { timeout });
         const source = `(function (${PARAMS.join(', ')}) { "use strict"; return (\n${expression}\n); })`;
-        fn = context.evalSync(source, { timeout, reference: true }) as Reference;
+        fn = hardenedContext().evalSync(source, { timeout, reference: true }) as Reference;
       } catch (err) {
         fn = { error: `condition does not compile: ${messageOf(err)}` };
       }
