@@ -11,7 +11,10 @@
 // are files of their own, loaded only by calls that parse a policy or write a decision log: V8
 // reads every function of a script from the cache, whether it runs or not.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { build } from 'esbuild';
+import { lazyExports } from './lazy-exports.mjs';
 
 const common = {
   bundle: true,
@@ -163,6 +166,11 @@ const { metafile } = await build({
 });
 const bashExports = Object.values(metafile.outputs).find((o) => o.entryPoint)?.exports ?? [];
 if (bashExports.length === 0) throw new Error('hook-bash.cjs exports nothing');
+// Checked against the bundle as built: only functions can be stubbed (see lazy-exports.mjs).
+const lazyBashModule = lazyExports(
+  bashExports,
+  createRequire(import.meta.url)(path.resolve('dist/cli/hook-bash.cjs')),
+);
 const lazyBash = {
   name: 'lazy-bash',
   setup(b) {
@@ -174,11 +182,7 @@ const lazyBash = {
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-bash' }, () => ({
       loader: 'js',
-      contents: [
-        'let bash;',
-        "const load = () => (bash ??= require('./hook-bash.cjs'));",
-        ...bashExports.map((name) => `export const ${name} = (...args) => load().${name}(...args);`),
-      ].join('\n'),
+      contents: lazyBashModule,
     }));
   },
 };
