@@ -123,15 +123,18 @@ export interface HookOutput {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny' | 'ask';
     permissionDecisionReason: string;
+    /** The whole tool input Claude Code runs instead (enforcement: the jailed command). */
+    updatedInput?: Record<string, unknown>;
   };
 }
 
-export function hookOutput(decision: Decision): HookOutput {
+export function hookOutput(decision: Decision, updatedInput?: Record<string, unknown>): HookOutput {
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: decision.behavior,
       permissionDecisionReason: reasonOf(decision),
+      ...(updatedInput && decision.behavior !== 'deny' ? { updatedInput } : {}),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { claudePreToolUse } from '../adapters/claude-hook.js';
 import { type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
 import { HOOK_PROTOCOLS } from '../adapters/hook-protocols.js';
 import type { Decision } from '../policy/decision.js';
@@ -10,7 +11,7 @@ import { Reexecuted } from './reexec.js';
 import { failureMessage } from './run-command.js';
 import { readStdin, writeStdout } from './stdio.js';
 
-const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY]] [--warm]
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY]] [--warm] [--enforce]
 
 A Claude Code PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides with
 the policy, and writes Claude Code's answer on stdout: for PreToolUse
@@ -25,6 +26,11 @@ What toolgate cannot close itself (it cannot start, it is killed, it times out) 
 --warm hands each call to a warm toolgate process of the same build (started by the first
 call, it exits after 15 idle minutes), which answers as this process would: node still starts
 per call, but nothing else loads. Without one, or if it fails, the call is decided here.
+
+--enforce (or \`sandbox: { enforce: true }\` in a policy) answers an allowed or asked Bash
+PreToolUse call with its command rewritten (updatedInput) to \`toolgate jail ... -- '<command>'\`:
+the line is decided again and runs inside the jail its decision names (read-only for a call
+predicted read-only). Where bubblewrap cannot run, such a call is asked, never run unjailed.
 
 In .claude/settings.json (toolgate init --claude writes it):
   {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook --warm", "onFailure": "block"}]}],
@@ -47,6 +53,7 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       ...POLICY_OPTIONS,
       // main.js acts on it before this runs (warm-client.ts); here it only has to be accepted
       warm: { type: 'boolean' },
+      enforce: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -80,7 +87,10 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
         await log.close();
       }
     }
-    const answer = parsed.protocol.answer(decision);
+    const answer =
+      (values.enforce === true || policy.sandbox.enforce === true) && parsed.protocol === claudePreToolUse
+        ? await (await import('./hook-enforce.js')).enforcedAnswer(decision, request, values.policy ?? [], io)
+        : parsed.protocol.answer(decision);
     if (answer.output !== undefined) writeStdout(io, `${JSON.stringify(answer.output)}\n`);
     return 0;
   } catch (err) {

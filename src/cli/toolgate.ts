@@ -43,6 +43,10 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
       load: async () => (await import('./exec.js')).execCommand,
       isolates: true,
     },
+    jail: {
+      summary: 'decide a Bash command line again and run it inside the jail its decision names (deny: 126)',
+      load: async () => (await import('./jail.js')).jailCommand,
+    },
     verify: {
       summary: "check a decision log's hash chain; name the first bad record",
       load: async () => (await import('./verify.js')).verifyCommand,

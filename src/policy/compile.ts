@@ -49,6 +49,11 @@ export interface SandboxSettings {
   readonly maxOutputBytes: number;
   readonly network: boolean;
   readonly os: 'auto' | 'required' | 'off';
+  /**
+   * `sandbox.enforce`: hooks rewrite allowed and asked Bash calls to run in `toolgate jail`.
+   * Present only when true, so that policies without it keep their digest.
+   */
+  readonly enforce?: true;
   readonly envAllow: readonly string[];
   readonly writeAllow: readonly { pattern: string; policyRoot: string }[];
   readonly writeDeny: readonly { pattern: string; policyRoot: string }[];
@@ -480,6 +485,7 @@ function mergeSandbox(files: readonly PolicyFile[]): SandboxSettings {
     maxOutputBytes: first('maxOutputBytes') ?? SANDBOX_DEFAULTS.maxOutputBytes,
     network: first('network') ?? SANDBOX_DEFAULTS.network,
     os: first('os') ?? SANDBOX_DEFAULTS.os,
+    ...(first('enforce') === true ? { enforce: true as const } : {}),
     envAllow:
       envFiles.length === 0
         ? DEFAULT_ENV_ALLOW

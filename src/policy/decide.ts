@@ -351,7 +351,8 @@ function toDecision(
   if (o.hit) decision.rule = o.hit.rule.ref;
   if (o.dontAskDenied) decision.dontAskDenied = true;
   // An ask carries the limits an approved call runs under; whoever approves it approves the
-  // network use the call shows. A default allow is read-only and gets no network.
+  // network use the call shows. A default allow is read-only and gets no network. A call
+  // predicted read-only gets the read-only jail whatever allowed it (profile.ts).
   if (profile && o.behavior !== 'deny' && workspace)
     decision.sandbox = sandboxProfile(
       policy,
@@ -359,6 +360,7 @@ function toDecision(
       workspace,
       network && (o.behavior === 'ask' || o.by !== 'default'),
       home,
+      facts.readOnly,
     );
   return decision;
 }

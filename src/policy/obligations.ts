@@ -23,4 +23,13 @@ export interface SandboxProfile {
   envAllow: string[];
   /** OS-level isolation: `required` refuses to run without it, `auto` uses it where available. */
   os: 'auto' | 'required' | 'off';
+  /**
+   * Which jail the verdict names: `read-only` for a call predicted read-only (nothing writable,
+   * no network, whatever allowed it: a wrong prediction then costs a failed command, never a
+   * write), `workspace` for the rest (the workspace writable minus protected paths). Absent on
+   * profiles built by hand; the limits above are what is enforced either way.
+   */
+  kind?: 'read-only' | 'workspace';
+  /** The workspace roots: where the jail masks read-deny globs and finds nested protected paths. */
+  workspaceRoots?: string[];
 }

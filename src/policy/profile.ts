@@ -10,6 +10,12 @@ import type { Workspace } from './workspace.js';
  * they are. Path rules feed the sandbox too: Read deny rules become paths it cannot read, Edit
  * (and Read) deny rules paths it cannot write, as Claude Code's sandbox does.
  *
+ * The verdict chooses the jail, not the prediction alone: a call predicted read-only runs with
+ * nothing writable and no network whatever allowed it (a default, a mode, a rule, a person),
+ * so a prediction that was wrong costs a failed command, never a write or a connection. Any
+ * other call gets the workspace (or `sandbox.writeAllow`) writable minus protected paths, and
+ * the network only when the decision grants it.
+ *
  * Paths in the `sandbox:` block are directories, not rule patterns: absolute stays absolute,
  * `~/x` is under home, anything else is relative to the workspace root.
  */
@@ -19,6 +25,7 @@ export function sandboxProfile(
   workspace: Workspace,
   networkAllowed: boolean,
   home?: string,
+  readOnly = false,
 ): SandboxProfile {
   const s = policy.sandbox;
   const h = home ?? process.env.HOME ?? '/';
@@ -33,19 +40,71 @@ export function sandboxProfile(
           ? path.join(h, p.slice(2))
           : path.resolve(workspace.root, p);
   const { readDeny, writeDeny } = denyGlobs(policy, workspace.root, h);
+  const writableRoots = readOnly
+    ? []
+    : s.writeAllow.length > 0
+      ? [...new Set(s.writeAllow.map((e) => dir(e.pattern)))]
+      : [...workspace.roots];
   return {
     timeoutMs: Math.min(asked ?? s.timeoutMs, s.maxTimeoutMs),
     maxOutputChars: s.maxOutputChars,
     maxOutputBytes: s.maxOutputBytes,
-    writableRoots:
-      s.writeAllow.length > 0 ? [...new Set(s.writeAllow.map((e) => dir(e.pattern)))] : [...workspace.roots],
+    writableRoots,
     readableRoots: s.readAllow.map((e) => dir(e.pattern)),
     readDeny: [...readDeny],
     writeDeny: [...writeDeny],
-    network: s.network || networkAllowed,
+    network: !readOnly && (s.network || networkAllowed),
     envAllow: [...s.envAllow],
     os: s.os,
+    kind: readOnly ? 'read-only' : 'workspace',
+    workspaceRoots: [...workspace.roots],
   };
+}
+
+/**
+ * One sentence per limit of a profile, saying why it is there: for `toolgate check --explain`
+ * and for whoever reads a Decision. Derived from the profile alone, so it cannot disagree with
+ * what the jail enforces.
+ */
+export function explainProfile(profile: SandboxProfile): string[] {
+  const lines: string[] = [];
+  if (profile.kind === 'read-only' || profile.writableRoots.length === 0) {
+    lines.push(
+      'file system read-only everywhere, the workspace included: the call was allowed as read-only, so a write it attempts fails instead of happening',
+    );
+  } else {
+    lines.push(
+      `writable: ${profile.writableRoots.join(', ')} (the call is not read-only and was allowed to change the workspace); everything else is read-only`,
+    );
+    lines.push(
+      'protected paths stay read-only inside the writable directories, existing or not (.git/hooks, .git/config, .claude, .mcp.json, .vscode, shell start-up files, ...): their contents run code later',
+    );
+  }
+  lines.push('/tmp is private and empty, and removed when the call ends');
+  lines.push(
+    profile.network
+      ? 'network: allowed, because the decision grants this call the network'
+      : 'no network: the decision does not grant it (a read-only call never gets it)',
+  );
+  lines.push('own PID namespace (nothing it starts outlives it) and no capabilities, even as root');
+  if (profile.readDeny.length > 0) {
+    lines.push(
+      `unreadable (Read deny rules and sandbox.readDeny), for the command and every child it starts: ${profile.readDeny.join(', ')}`,
+    );
+  }
+  lines.push(
+    `deadline ${profile.timeoutMs} ms; output over ${profile.maxOutputBytes} bytes stops the call; secret-like environment variables are not passed`,
+  );
+  if (profile.os === 'off') {
+    lines.push(
+      'sandbox.os is off: none of the file-system, network or process limits above is enforced by the OS; only the static checks before the call hold, and a read-only prediction that is wrong is not caught',
+    );
+  } else if (profile.os === 'auto') {
+    lines.push(
+      'sandbox.os is auto: where bubblewrap cannot run, the call runs without these OS limits and says so',
+    );
+  }
+  return lines;
 }
 
 const globCache = new WeakMap<CompiledPolicy, Map<string, { readDeny: string[]; writeDeny: string[] }>>();

@@ -41,6 +41,8 @@ export const sandboxSchema = z.strictObject({
   maxOutputBytes: z.number().int().positive().optional(),
   network: z.boolean().optional(),
   os: z.enum(['auto', 'required', 'off']).optional(),
+  /** Hooks answer allowed and asked Bash calls rewritten to run inside `toolgate jail`. */
+  enforce: z.boolean().optional(),
   env: z.strictObject({ allow: z.array(z.string().min(1)) }).optional(),
   write: z.strictObject({ allow: pathList.optional(), deny: pathList.optional() }).optional(),
   read: z.strictObject({ allow: pathList.optional(), deny: pathList.optional() }).optional(),

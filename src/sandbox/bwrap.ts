@@ -51,7 +51,10 @@ export interface BwrapPlan {
 
 export interface BwrapPlanInput {
   cwd: string;
-  profile: Pick<SandboxProfile, 'writableRoots' | 'readableRoots' | 'readDeny' | 'writeDeny' | 'network'>;
+  profile: Pick<
+    SandboxProfile,
+    'writableRoots' | 'readableRoots' | 'readDeny' | 'writeDeny' | 'network' | 'workspaceRoots'
+  >;
   /** The scan's limit (tests use a small one). */
   maxScanEntries?: number;
 }
@@ -85,8 +88,11 @@ function plan({ cwd, profile, maxScanEntries }: BwrapPlanInput, fds: number[]): 
   const readMasks = concretePaths(profile.readDeny, 'readDeny', notes);
   const readGlobs = profile.readDeny.filter((g) => GLOB_MAGIC.test(g.endsWith('/**') ? g.slice(0, -3) : g));
   const cwdWritable = writable.some((root) => isInside(realCwd, root));
-  const scanRoots =
-    cwdWritable || writable.length > 0 ? [...writable, ...(cwdWritable ? [] : [realCwd])] : [realCwd];
+  // The writable roots, the workspace (a read-only jail has a workspace too) and the cwd.
+  const scanRoots: string[] = [];
+  for (const dir of [...writable, ...(profile.workspaceRoots ?? []).map(realOrSelf), realCwd]) {
+    if (!scanRoots.some((root) => isInside(dir, root))) scanRoots.push(dir);
+  }
   // Nothing to look for without writable roots or wildcard read denials: a read-only jail of a
   // big tree costs no walk.
   const scan =

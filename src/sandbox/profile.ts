@@ -35,11 +35,20 @@ const profileSchema = z.object({
     z.string().regex(/^(\*|[A-Za-z_][A-Za-z0-9_]*\*?)$/, 'must be a variable name, optionally ending in *'),
   ),
   os: z.enum(['auto', 'required', 'off']),
+  kind: z.enum(['read-only', 'workspace']).optional(),
+  workspaceRoots: z.array(absolutePath).optional(),
 });
 
 export function checkProfile(profile: SandboxProfile): SandboxError | undefined {
   const parsed = profileSchema.safeParse(profile);
   if (parsed.success) {
+    // A read-only jail that writes or connects is a contradiction, not a choice: refuse it.
+    if (profile.kind === 'read-only' && (profile.writableRoots.length > 0 || profile.network)) {
+      return sandboxError(
+        'invalid-profile',
+        'The sandbox profile is read-only but names writable directories or the network.',
+      );
+    }
     for (const glob of [...profile.readDeny, ...profile.writeDeny]) {
       try {
         compileAbsolutePathGlob(glob);

@@ -34,7 +34,12 @@ export interface ProtectedBase {
   dir: string;
   /** Every entry (a root or the cwd), or only those whose first segment exists here (nested). */
   names: 'all' | ReadonlySet<string>;
-  /** `HEAD`, `objects`, `refs` too: a writable root could be turned into a bare repository. */
+  /**
+   * `HEAD`, `objects`, `refs` too: a writable root could be turned into a bare repository (whose
+   * `config` git would obey). Existing ones are held; of the missing ones only `HEAD` gets a
+   * ghost, because git does not take a directory whose HEAD is a directory for a repository,
+   * and one empty directory in every `ls` is enough.
+   */
   atRoot: boolean;
 }
 
@@ -49,7 +54,7 @@ export function protectedMounts(bases: readonly ProtectedBase[]): ProtectedMount
       (label) => base.names === 'all' || base.names.has(label.split('/')[0]!),
     );
     for (const label of labels) {
-      const failed = holdEntry(base.dir, label, out, seen);
+      const failed = holdEntry(base.dir, label, out, seen, !atRoot.includes(label) || label === 'HEAD');
       if (failed) return failed;
     }
   }
@@ -61,6 +66,7 @@ function holdEntry(
   label: string,
   out: ProtectedMounts,
   seen: Set<string>,
+  ghostIfMissing: boolean,
 ): SandboxError | undefined {
   const parts = label.split('/');
   let current = base;
@@ -69,7 +75,7 @@ function holdEntry(
     const last = i === parts.length - 1;
     const stat = fs.lstatSync(next, { throwIfNoEntry: false });
     if (stat === undefined) {
-      add(out.ghosts, next, seen);
+      if (ghostIfMissing) add(out.ghosts, next, seen);
       return undefined;
     }
     if (stat.isSymbolicLink()) {
