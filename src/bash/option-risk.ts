@@ -40,7 +40,8 @@ function variableMayBeOption(name: string, line: CommandLine): boolean {
   const v = line.variables.get(name);
   if (v === undefined) return false;
   if (v.dynamic) return true;
-  for (const value of v.values) if (value.startsWith('-')) return true;
+  // Unquoted, the value is split into words: `x="HEAD --output=f"` gives an option too.
+  for (const value of v.values) if (/(^|[ \t\n])-/.test(value)) return true;
   return false;
 }
 
@@ -64,10 +65,16 @@ function positionalMayBeOption(line: CommandLine): boolean {
  * names starting with "-"), absolute paths, numbers, and paths under a static starting point.
  */
 const SAFE_OUTPUT = [
-  /^git (rev-parse|merge-base|rev-list|describe|write-tree|hash-object|symbolic-ref)( |$)/,
+  /^git (merge-base|rev-list|describe|write-tree|hash-object|symbolic-ref)( |$)/,
+  // rev-parse prints object ids, ref names and paths, except what --flags, --sq-quote,
+  // --parseopt and the like echo back from its arguments.
+  /^git rev-parse( (--short(=\d+)?|--verify|--quiet|-q|--abbrev-ref|--symbolic-full-name|--show-toplevel|--git-dir|--absolute-git-dir|--git-common-dir|--is-inside-work-tree|--show-cdup|--show-prefix|[^-\s]\S*))*$/,
   /^git branch --show-current$/,
-  /^(pwd|whoami|id( -[ugnr]+)?|nproc|uname( -[a-z]+)?|hostname|mktemp( -d)?|realpath [^-]\S*|wc -[lcwm])( |$)/,
-  /^find (\.|\/|\w)[^ ]* /,
+  /^(pwd|whoami|id( -[ugnr]+)?|nproc|uname( -[a-z]+)?|hostname|realpath [^-]\S*|wc -[lcwm])( |$)/,
+  // A name under $TMPDIR, or a template's: a template after `--` may begin with a dash.
+  /^mktemp( (-[dqu]+|--directory|--dry-run|--quiet|--tmpdir=[^-\s]\S*|-p [^-\s]\S*|--suffix=\S*))*( [^-\s]\S*)?$/,
+  // Paths under the starting point, unless -printf, -fprintf or a program chooses what is printed.
+  /^find (\.|\/|\w)[^ ]* (?!.*(^| )-(f?printf|exec|execdir|ok|okdir|fls|fprint0?) )/,
 ];
 
 function printsNoDash(text: string): boolean {

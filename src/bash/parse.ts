@@ -535,8 +535,10 @@ class Walker {
       node,
       withStdin(ctx, stdin),
     );
-    this.trackCd(argv);
-    this.trackAssigningBuiltins(argv);
+    // `builtin read x` and `command read x` are `read x` all the same.
+    const run = runByShell(argv);
+    this.trackCd(run);
+    this.trackAssigningBuiltins(run);
   }
 
   /**
@@ -1294,6 +1296,20 @@ const INTEGER = /^[-+]?\d+$/;
 const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'printf', 'getopts', 'wait', 'set']);
 
 const POSITIONAL_NAMES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '@', '*'];
+
+/** argv without the `builtin` and `command` (`-p`) in front that run it as it is; `command -v` runs nothing. */
+function runByShell(argv: readonly Word[]): readonly Word[] {
+  let i = 0;
+  for (;;) {
+    const v = argv[i]?.value;
+    if (v === 'builtin') i++;
+    else if (v === 'command') {
+      i++;
+      while (argv[i]?.value === '-p' || argv[i]?.value === '--') i++;
+      if (argv[i]?.value.startsWith('-')) return [];
+    } else return i === 0 ? argv : argv.slice(i);
+  }
+}
 
 /** A value that is one arithmetic expansion, `$((...))`: bash assigns the number it computes. */
 function isArithmeticValue(value: Word, nodes: readonly SyntaxNode[]): boolean {

@@ -158,6 +158,10 @@ describe('class 5: words only known at run time that become options', () => {
     (v: string) => ({ set: `x='${v}';`, word: '$x' }),
     (v: string) => ({ set: `echo '${v}' | xargs -I{}`, word: '{}' }),
     (v: string) => ({ set: `echo '${v}' | xargs -I%`, word: '%' }),
+    (v: string) => ({ set: `x='HEAD ${v}';`, word: '$x' }),
+    (v: string) => ({ set: '', word: `$(mktemp -u -- '${v}XXX')` }),
+    (v: string) => ({ set: '', word: `$(find . -maxdepth 0 -printf '${v}')` }),
+    (v: string) => ({ set: '', word: `$(git rev-parse --flags -- '${v}')` }),
   );
   it('reaches a writing option of the command it is given to', () => {
     fc.assert(

@@ -1,3 +1,4 @@
+import type { CommandLine } from '../command-line.js';
 import { isDynamic, type Word } from '../word.js';
 import {
   applyOptions,
@@ -22,14 +23,32 @@ export function subscriptRunsCode(name: Word): boolean {
   return open >= 0 && /[$`]/.test(v.slice(open));
 }
 
-function checkNames(words: readonly Word[], who: string, sink: Parameters<CommandSpec['analyze']>[1]): void {
+function checkNames(
+  words: readonly Word[],
+  who: string,
+  sink: Parameters<CommandSpec['analyze']>[1],
+  line: CommandLine,
+): void {
   for (const w of words) {
     if (subscriptRunsCode(w))
       sink.opaque(`${who}: the name "${w.raw}" has a subscript that runs code when evaluated`);
-    else if (w.expansions.length > 0 && w.value.includes('[')) {
+    else if (w.expansions.length > 0 && (w.value.includes('[') || nameMayHoldSubscript(w, line))) {
       sink.notUnderstood(`${who}: the name "${w.raw}" is only known at run time`);
     }
   }
+}
+
+/**
+ * A name only known at run time can be `a[$(cmd)]`, which bash evaluates: when it comes from a
+ * substitution, or from a variable or positional parameter the line sets (`f "a[\$(x)]"`).
+ * The environment's variables are trusted, as everywhere else.
+ */
+function nameMayHoldSubscript(w: Word, line: CommandLine): boolean {
+  if (w.expansions.some((e) => e !== 'variable')) return true;
+  for (const m of w.raw.matchAll(/\$\{?([0-9]+|[@*]|[A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (line.taintedNames.has(m[1]!)) return true;
+  }
+  return false;
 }
 
 const harmless: CommandSpec = printer();
@@ -89,14 +108,14 @@ function assignedName(args: readonly Word[], flag: string): Word | undefined {
 const printfSpec: CommandSpec = {
   analyze(ctx, sink) {
     const name = assignedName(ctx.args, 'v');
-    if (name) checkNames([name], 'printf -v', sink);
+    if (name) checkNames([name], 'printf -v', sink, ctx.line);
   },
 };
 
 const waitSpec: CommandSpec = {
   analyze(ctx, sink) {
     const name = assignedName(ctx.args, 'p');
-    if (name) checkNames([name], 'wait -p', sink);
+    if (name) checkNames([name], 'wait -p', sink, ctx.line);
   },
 };
 
@@ -109,7 +128,7 @@ const readSpec: CommandSpec = {
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, READ_SPEC_RULES);
     const names = parsed.options.filter((o) => o.id === 'a').map((o) => o.value!);
-    checkNames([...names, ...parsed.operands], 'read', sink);
+    checkNames([...names, ...parsed.operands], 'read', sink, ctx.line);
   },
 };
 
@@ -121,7 +140,7 @@ const MAPFILE_SPEC_RULES: OptionRules = {
 const mapfileSpec: CommandSpec = {
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, MAPFILE_SPEC_RULES);
-    checkNames(parsed.operands, ctx.name, sink);
+    checkNames(parsed.operands, ctx.name, sink, ctx.line);
   },
 };
 
@@ -137,7 +156,7 @@ const declareSpec: CommandSpec = {
       if (w.value.startsWith('-') || w.value.startsWith('+')) continue;
       const eq = w.value.indexOf('=');
       const name = eq >= 0 ? w.value.slice(0, eq) : w.value;
-      checkNames([{ ...w, value: name }], ctx.name, sink);
+      checkNames([{ ...w, value: name }], ctx.name, sink, ctx.line);
       if (exported && eq >= 0) sink.exportVariable(name, { ...w, value: w.value.slice(eq + 1) });
     }
   },
@@ -149,6 +168,7 @@ const unsetSpec: CommandSpec = {
       ctx.args.filter((w) => !w.value.startsWith('-')),
       'unset',
       sink,
+      ctx.line,
     );
   },
 };
@@ -177,7 +197,7 @@ const testSpec: CommandSpec = {
     const arithmetic = ctx.name === '[[';
     for (let i = 0; i < args.length; i++) {
       const op = args[i]!.value;
-      if (op === '-v' && args[i + 1]) checkNames([args[i + 1]!], `${ctx.name} -v`, sink);
+      if (op === '-v' && args[i + 1]) checkNames([args[i + 1]!], `${ctx.name} -v`, sink, ctx.line);
       if (arithmetic && /^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
         for (const side of [args[i - 1], args[i + 1]]) {
           if (side === undefined) continue;

@@ -375,7 +375,16 @@ export const SYSTEM: CommandTable = {
   localectl: info,
   timedatectl: info,
   getconf: info,
-  getent: info,
+  getent: {
+    // The hosts and networks databases are looked up through DNS when the files do not answer.
+    analyze(ctx, sink) {
+      const words = ctx.args.filter((w) => !w.value.startsWith('-'));
+      const db = words[0];
+      if (db === undefined || words.length < 2) return;
+      if (db.expansions.length > 0 || /^(a?hosts(v[46])?|networks)$/.test(db.value))
+        sink.network(`getent ${db.raw} looks a name up, through DNS when the files do not have it`, false);
+    },
+  },
   tty: info,
   printenv: info,
   cal: info,
