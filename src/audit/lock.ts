@@ -2,17 +2,18 @@
  * An inter-process lock around "read the tail, append a line": toolgate's Claude Code hook
  * runs as a fresh process per tool call, so several processes append to one log at once.
  *
- * The lock is a file created with O_CREAT|O_EXCL (atomic on local filesystems) holding its
- * owner's pid, host and a random nonce. A waiter backs off with jittered exponential sleeps
- * (1 ms doubling to 50 ms), never spinning. A lock is stale when its owner is on this host and
- * no longer running, or when it is older than `staleMs` (an owner on another host, a reused
- * pid, a creator that died before writing its name). Breaking a stale lock is itself
+ * The lock is a file that appears atomically and complete (written under a private name, then
+ * hard-linked into place: see tryCreate), holding its owner's pid, host and a random nonce. A
+ * waiter backs off with jittered exponential sleeps (1 ms doubling to 50 ms), never spinning.
+ * A lock is stale when its owner is on this host and no longer running, or when it is older
+ * than `staleMs` (an owner on another host or pid namespace, a reused pid, a file without an
+ * owner, which toolgate itself no longer leaves). Breaking a stale lock is itself
  * serialized by a short-lived `.break` file and re-checks, under it, that the lock is still
  * the very file judged stale, so two waiters cannot both break it and end up both holding it.
  * The owner keeps its lock file open and, right before writing, checks that the file at the
  * path is still that one (same inode; it cannot be reused while open).
  *
- * Known limits: NFS and other filesystems without atomic O_EXCL are not supported; an owner
+ * Known limits: NFS and other filesystems without atomic O_EXCL/link are not supported; an owner
  * paused for longer than `staleMs` (SIGSTOP, a debugger) can lose its lock and, in the instant
  * between its last check and its write, race the next owner; a crashed breaker leaves a
  * `.break` file that waiters remove after 5 s.
@@ -20,7 +21,9 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  existsSync,
   fstatSync,
+  linkSync,
   openSync,
   readFileSync,
   readlinkSync,
@@ -169,26 +172,40 @@ function backoff(attempt: number): Promise<void> {
   return sleep(1 + Math.random() * cap);
 }
 
-/** The open descriptor when `keep`, else closes it; undefined when the file exists. */
+/**
+ * The open descriptor when `keep`, else closes it; undefined when the file exists.
+ *
+ * The file appears at `path` complete or not at all: it is written under a private name and
+ * then hard-linked into place (link() fails with EEXIST like O_EXCL does). A writer killed
+ * between an O_EXCL create and its write used to leave an empty lock that stalled the next
+ * writer until it went stale (30 s); killed now, it leaves at most its private file.
+ */
 function tryCreate(path: string, content: string, keep: boolean): number | undefined {
+  // Waiters poll: the common "held" answer costs one stat, not a file made and removed.
+  if (existsSync(path)) return undefined;
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o600);
+    fd = openSync(temp, 'wx', 0o600);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw new AuditError('io', `cannot create lock ${path}: ${(err as Error).message}`, { cause: err });
   }
+  let linked = false;
   try {
     writeSync(fd, content);
+    linkSync(temp, path);
+    linked = true;
   } catch (err) {
-    // A lock file without an owner would stall everyone until it went stale.
-    closeSync(fd);
-    unlinkSync(path);
-    throw new AuditError('io', `cannot write lock ${path}: ${(err as Error).message}`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new AuditError('io', `cannot write lock ${path}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {}
+    if (!linked || !keep) closeSync(fd);
   }
-  if (keep) return fd;
-  closeSync(fd);
-  return -1;
+  if (!linked) return undefined;
+  return keep ? fd : -1;
 }
 
 interface Seen {

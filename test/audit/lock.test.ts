@@ -155,4 +155,46 @@ describe('FileLock', () => {
     unlinkSync(`${path}.break`); // the other breaker finishes
     (await pending).release();
   });
+
+  // strace's fault injection kills the writer at the exact syscall that puts its lock in
+  // place (the write into an O_EXCL-created lock before, the link() now): a writer killed
+  // there must not leave a lock that stalls the next one until staleMs.
+  const strace = spawnSync('strace', ['-V']).status === 0;
+  it.skipIf(!strace)(
+    'a writer killed while it takes the lock does not stall the next writer',
+    async () => {
+      const script = join(t.dir, `taker-${n}.mts`);
+      writeFileSync(
+        script,
+        `import { FileLock } from ${JSON.stringify(join(import.meta.dirname, '../../src/audit/lock.ts'))};\n` +
+          `await FileLock.acquire(${JSON.stringify(path)});\nconsole.log('took it');\n`,
+      );
+      const tsx = join(import.meta.dirname, '../../node_modules/tsx/dist/esm/index.mjs');
+      const killed = spawnSync(
+        'strace',
+        [
+          '-f',
+          '-qq',
+          '-o',
+          '/dev/null',
+          '-P',
+          path,
+          '-e',
+          'trace=write,link,linkat',
+          '-e',
+          'inject=write,link,linkat:signal=KILL',
+          process.execPath,
+          '--import',
+          tsx,
+          script,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(killed.stdout).not.toContain('took it');
+      const lock = await FileLock.acquire(path, { timeoutMs: 3_000, staleMs: 30_000 });
+      expect(lock.holds()).toBe(true);
+      lock.release();
+    },
+    120_000,
+  );
 });
