@@ -145,27 +145,39 @@ export async function readCheckpoint(path: string, publicKey?: KeyObject): Promi
   } catch {
     return { ok: false, message: `checkpoint ${path} is not JSON` };
   }
+  return checkCheckpoint(parsed, `checkpoint ${path}`, publicKey);
+}
+
+/**
+ * A checkpoint already parsed from JSON (from its file, or from a witness): its shape, and its
+ * signature when a public key is given. `what` names it in the messages.
+ */
+export async function checkCheckpoint(
+  parsed: unknown,
+  what: string,
+  publicKey?: KeyObject,
+): Promise<CheckpointRead> {
   const v = (parsed as { v?: unknown } | null)?.v;
   if (typeof v === 'number' && v > CHECKPOINT_VERSION) {
-    return { ok: false, message: `checkpoint ${path} is format v${v}, written by a newer toolgate` };
+    return { ok: false, message: `${what} is format v${v}, written by a newer toolgate` };
   }
   const shape = (await checkpointSchema()).safeParse(parsed);
   if (!shape.success) {
     const issue = shape.error.issues[0];
     return {
       ok: false,
-      message: `checkpoint ${path} is not a checkpoint (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'})`,
+      message: `${what} is not a checkpoint (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'})`,
     };
   }
   const checkpoint = shape.data as Checkpoint;
   const signed = checkpoint.sig !== undefined;
   if (publicKey === undefined) return { ok: true, checkpoint, signed, verified: false };
-  if (!signed) return { ok: false, message: `checkpoint ${path} is not signed, but a public key was given` };
+  if (!signed) return { ok: false, message: `${what} is not signed, but a public key was given` };
   const good = verify(null, signedBytes(checkpoint), publicKey, Buffer.from(checkpoint.sig!, 'base64'));
   if (!good)
     return {
       ok: false,
-      message: `checkpoint ${path} has a signature that does not verify with the given public key (forged or altered)`,
+      message: `${what} has a signature that does not verify with the given public key (forged or altered)`,
     };
   return { ok: true, checkpoint, signed, verified: true };
 }

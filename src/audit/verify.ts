@@ -16,6 +16,13 @@
  * - `truncated` the last line has no newline (a cut-off write), or the checkpoint counts more
  *   records than the log has, or its head hash is not the hash of the record at that count.
  *
+ * - with a witness (witness.ts, what left the machine): `rewritten` a record that is not the
+ *   one the witness holds at its seq, or a checkpoint of the witness whose head the log does not
+ *   have (re-chained, replaced); `truncated` the log ends before the witness's last record or
+ *   checkpoint (cut, emptied); `unwitnessed` records after everything the witness holds: with
+ *   a witness they are an error, not a warning (forged, or not exported yet: export, then
+ *   verify again); `witness` the witness cannot be read or does not check itself.
+ *
  * Without a checkpoint, records cut off the end cannot be detected (nothing says they
  * existed); the result says so. Records after the checkpoint's count are chained but not
  * covered by the checkpoint; the result counts them (`checkpoint.beyond`).
@@ -29,6 +36,7 @@ import { describe } from './error.js';
 import { checkLine, type LineProblem, type Link } from './line.js';
 import { readLines } from './reader.js';
 import { GENESIS } from './record.js';
+import type { Witness } from './witness.js';
 
 export type VerifyErrorKind =
   | 'missing'
@@ -37,7 +45,10 @@ export type VerifyErrorKind =
   | 'checkpoint'
   | LineProblem['kind']
   | BreakKind
-  | 'truncated';
+  | 'truncated'
+  | 'rewritten'
+  | 'unwitnessed'
+  | 'witness';
 
 export interface VerifyOk {
   ok: true;
@@ -54,6 +65,8 @@ export interface VerifyOk {
     /** Records after the checkpoint's count: intact, but not covered by it. */
     beyond: number;
   };
+  /** With a witness: the records it holds and the highest seq it vouches for (= count). */
+  witness?: { records: number; checkpoints: number; covers: number };
 }
 
 export interface VerifyFailure {
@@ -76,6 +89,8 @@ export interface VerifyOptions {
   publicKey?: KeyInput;
   /** Also check that every record is a well-formed v1 record in canonical form (about half the speed). */
   deep?: boolean;
+  /** What left the machine (readWitness): the log must hold exactly that, and no more. */
+  witness?: Witness;
 }
 
 /** How far around a break diagnose() may look. */
@@ -97,13 +112,19 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
     file = await open(path, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return fail('missing', `${path} does not exist`, 0);
+    if (code === 'ENOENT')
+      return fail('missing', `${path} does not exist${witnessed(options.witness, 'the log was deleted')}`, 0);
     return fail('io', `cannot read ${path}: ${describe(err)}`, 0);
   }
   try {
     const st = await file.stat();
     if (!st.isFile()) return fail('io', `${path} is not a regular file`, 0);
-    if (st.size === 0) return fail('empty', `${path} is empty: it holds no records`, 0);
+    if (st.size === 0)
+      return fail(
+        'empty',
+        `${path} is empty: it holds no records${witnessed(options.witness, 'it was emptied')}`,
+        0,
+      );
     // The checkpoint is read before the log: a writer appending meanwhile can only make the
     // log longer than its checkpoint, which is fine, never shorter, which would look cut off.
     let checkpoint: CheckpointRead | undefined;
@@ -111,7 +132,13 @@ export async function verifyLog(path: string, options: VerifyOptions = {}): Prom
       checkpoint = await readCheckpoint(options.checkpointPath, key);
       if (!checkpoint.ok) return fail('checkpoint', checkpoint.message, 0);
     }
-    return await walk(file, path, options.deep === true, checkpoint?.ok ? checkpoint : undefined);
+    return await walk(
+      file,
+      path,
+      options.deep === true,
+      checkpoint?.ok ? checkpoint : undefined,
+      options.witness,
+    );
   } catch (err) {
     return fail('io', `cannot read ${path}: ${describe(err)}`, 0);
   } finally {
@@ -124,6 +151,7 @@ async function walk(
   path: string,
   deep: boolean,
   checkpoint: Extract<CheckpointRead, { ok: true }> | undefined,
+  witness: Witness | undefined,
 ): Promise<VerifyResult> {
   let count = 0;
   let prev = GENESIS;
@@ -135,6 +163,9 @@ async function walk(
   let bad: VerifyFailure | undefined;
   const cpCount = checkpoint?.checkpoint.count;
   let hashAtCheckpoint: string | undefined;
+  // The witness's checkpoints by count, and the first record that differs from it.
+  const witnessHeads = new Map(witness?.checkpoints.map((c) => [c.count, c]));
+  let rewritten: VerifyFailure | undefined;
 
   const summary = await readLines(file, (line, n) => {
     const c = checkLine(line, deep);
@@ -162,12 +193,29 @@ async function walk(
     count++;
     prev = link.hash;
     if (count === cpCount) hashAtCheckpoint = link.hash;
+    if (witness !== undefined && rewritten === undefined) {
+      const held = witness.records.get(count);
+      const head = witnessHeads.get(count);
+      if ((held !== undefined && held !== link.hash) || (head !== undefined && head.head !== link.hash)) {
+        rewritten = fail(
+          'rewritten',
+          held !== undefined && held !== link.hash
+            ? `record ${count} is not the record the witness received at seq ${count} (hash ${link.hash.slice(0, 16)}…, the witness has ${held.slice(0, 16)}…): the log was rewritten from here (re-chained or replaced)`
+            : `the witness holds a checkpoint (written ${head!.ts}) whose record ${count} has hash ${head!.head.slice(0, 16)}…, the log's has ${link.hash.slice(0, 16)}…: the log was rewritten (re-chained or replaced)`,
+          count - 1,
+          n,
+          count,
+        );
+        return false;
+      }
+    }
     recent[count % WINDOW] = link;
     recentLines[count % WINDOW] = n;
     return true;
   });
 
   if (bad !== undefined) return bad;
+  if (rewritten !== undefined) return rewritten;
   if (breakAt !== undefined) {
     const before = ringInOrder(recent, recentLines, count);
     const finding = diagnose({ at: breakAt, expected: { seq: count + 1, prev }, before, after });
@@ -190,7 +238,32 @@ async function walk(
     );
   }
   if (count === 0) return fail('empty', `${path} holds no records`, 0);
+  if (witness !== undefined) {
+    if (count < witness.covers) {
+      return fail(
+        'truncated',
+        `the witness holds records up to seq ${witness.covers} but the log ends after ${count}: ${witness.covers - count} record(s) were cut off the end`,
+        count,
+        count + 1,
+      );
+    }
+    if (count > witness.covers) {
+      return fail(
+        'unwitnessed',
+        `records ${witness.covers + 1}..${count} are not in the witness, which ends at seq ${witness.covers}: forged, or not exported yet (let the exporter flush, then verify again)`,
+        witness.covers,
+        undefined,
+        witness.covers + 1,
+      );
+    }
+  }
   const ok: VerifyOk = { ok: true, count, head: prev };
+  if (witness !== undefined)
+    ok.witness = {
+      records: witness.records.size,
+      checkpoints: witness.checkpoints.length,
+      covers: witness.covers,
+    };
   if (checkpoint !== undefined) {
     const cp = checkpoint.checkpoint;
     if (count < cp.count) {
@@ -219,6 +292,10 @@ async function walk(
     };
   }
   return ok;
+}
+
+function witnessed(witness: Witness | undefined, what: string): string {
+  return witness === undefined ? '' : `, but the witness holds records up to seq ${witness.covers}: ${what}`;
 }
 
 function ringInOrder(links: Link[], lines: Int32Array, count: number): Located[] {

@@ -5,19 +5,26 @@ import { resolve } from 'node:path';
 import { checkpointPathOf, verifyingKeyOf } from '../audit/checkpoint.js';
 import { describe } from '../audit/error.js';
 import { type VerifyResult, verifyLog } from '../audit/verify.js';
+import { readWitness, type Witness } from '../audit/witness.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
-const HELP = `usage: toolgate verify LOG [--checkpoint FILE] [--public-key FILE] [--deep] [--json]
+const HELP = `usage: toolgate verify LOG [--checkpoint FILE] [--public-key FILE] [--witness FILE|URL [--witness-log HOST:PATH]] [--deep] [--json]
 
 Checks that a decision log's hash chain is intact. If it is not, names the first bad record
 and what is wrong with it: edited, inserted, removed, reordered, truncated, not-json,
-newer-version (or missing, empty, checkpoint). Reads only; never writes anything.
+newer-version, rewritten, unwitnessed (or missing, empty, checkpoint, witness). Reads only;
+never writes anything.
 
   --checkpoint FILE   the log's checkpoint (default LOG.checkpoint, which every toolgate command
                       that writes LOG keeps): without one, records cut off the end go unnoticed
-  --public-key FILE   Ed25519 public key (PEM): the checkpoint must carry a valid signature
+  --public-key FILE   Ed25519 public key (PEM): the checkpoint (and the witness's) must carry a
+                      valid signature
+  --witness FILE|URL  what the collector received (JSON Lines: the exported records and
+                      checkpoints, or OTLP/JSON requests as a collector's file exporter writes
+                      them): the log must hold exactly those records, and none after them
+  --witness-log H:P   the log's entries in a witness that holds many ("host:path", as exported)
   --deep              also check every record is a well-formed v1 record in canonical form
   --json              print the result as JSON
 
@@ -28,6 +35,8 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   const { values, positionals } = parseCliArgs(argv, {
     checkpoint: { type: 'string' },
     'public-key': { type: 'string' },
+    witness: { type: 'string' },
+    'witness-log': { type: 'string' },
     deep: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -39,24 +48,38 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   if (positionals.length !== 1)
     throw new UsageError(positionals.length === 0 ? 'missing LOG' : 'give exactly one LOG');
   const log = resolve(io.cwd, positionals[0]!);
-  // The writers' checkpoint, when it is there; with a public key it must be there.
+  if (values['witness-log'] !== undefined && values.witness === undefined)
+    throw new UsageError('--witness-log picks entries of a witness: give --witness too');
+  // The writers' checkpoint, when it is there; with a public key (and no witness) it must be.
   const beside = checkpointPathOf(log);
   const checkpointPath =
     values.checkpoint !== undefined
       ? resolve(io.cwd, values.checkpoint)
-      : values['public-key'] !== undefined || existsSync(beside)
+      : (values['public-key'] !== undefined && values.witness === undefined) || existsSync(beside)
         ? beside
         : undefined;
   const publicKey =
     values['public-key'] === undefined ? undefined : await readKey(resolve(io.cwd, values['public-key']));
 
-  const result = await verifyLog(log, {
+  let result: VerifyResult | undefined;
+  let witness: Witness | undefined;
+  if (values.witness !== undefined) {
+    const source = /^https?:\/\//.test(values.witness) ? values.witness : resolve(io.cwd, values.witness);
+    const read = await readWitness(source, {
+      ...(publicKey !== undefined && { publicKey }),
+      ...(values['witness-log'] !== undefined && { log: values['witness-log'] }),
+    });
+    if (read.ok) witness = read.witness;
+    else result = { ok: false, kind: 'witness', message: read.message, verified: 0 };
+  }
+  result ??= await verifyLog(log, {
     ...(checkpointPath !== undefined && { checkpointPath }),
     ...(publicKey !== undefined && { publicKey }),
+    ...(witness !== undefined && { witness }),
     deep: values.deep === true,
   });
   if (values.json) io.stdout.write(`${JSON.stringify({ log, ...result })}\n`);
-  else report(io, positionals[0]!, result, checkpointPath !== undefined);
+  else report(io, positionals[0]!, result, checkpointPath !== undefined || witness !== undefined);
   return result.ok ? 0 : 1;
 }
 
@@ -93,9 +116,15 @@ function report(io: CliIO, log: string, result: VerifyResult, withCheckpoint: bo
         ? 'signed, signature not checked (no --public-key)'
         : 'not signed';
     io.stdout.write(`checkpoint: ${cp.count} record(s) at ${cp.ts}, ${signature}\n`);
-    if (cp.beyond > 0)
+    if (cp.beyond > 0 && result.witness === undefined)
       io.stderr.write(`warning: ${cp.beyond} record(s) after the checkpoint are not covered by it\n`);
-  } else if (!withCheckpoint) {
+  }
+  const w = result.witness;
+  if (w !== undefined) {
+    io.stdout.write(
+      `witness: every record matches (${w.records} record(s) and ${w.checkpoints} checkpoint(s), up to seq ${w.covers})\n`,
+    );
+  } else if (cp === undefined && !withCheckpoint) {
     io.stderr.write('note: no --checkpoint: records cut off the end of the log cannot be detected\n');
   }
 }

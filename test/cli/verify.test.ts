@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -190,5 +192,35 @@ describe('toolgate verify', () => {
     expect(run()).toMatchObject({ status: 0, stdout: expect.stringMatching(/intact, 2 record\(s\)/) });
     writeFileSync(log, readFileSync(log, 'utf8').replace('"cwd":"/w"', '"cwd":"/W"'));
     expect(run()).toMatchObject({ status: 1, stderr: expect.stringMatching(/edited at line 1/) });
+  });
+
+  it('holds the log against a witness from a file or a URL, and names what differs', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    writeFileSync(join(dir, 'key.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const log = join(dir, 'log.jsonl');
+    await writeLog(log, 4, { checkpointPath: `${log}.checkpoint`, signingKey: privateKey });
+    const witness = [
+      ...readLines(log),
+      JSON.stringify({ checkpoint: JSON.parse(readFileSync(`${log}.checkpoint`, 'utf8')) }),
+    ];
+    writeLines(join(dir, 'witness.jsonl'), witness);
+    const ok = await toolgate('log.jsonl', '--witness', 'witness.jsonl', '--public-key', 'key.pub');
+    expect(ok).toMatchObject({ code: 0 });
+    expect(ok.stdout).toMatch(
+      /witness: every record matches \(4 record\(s\) and 1 checkpoint\(s\), up to seq 4\)/,
+    );
+    const server = createServer((_req, res) => res.end(witness.map((l) => `${l}\n`).join('')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/witness.jsonl`;
+      writeLines(log, readLines(log).slice(0, 2));
+      const cut = await toolgate('log.jsonl', '--witness', url, '--public-key', 'key.pub');
+      expect(cut.code).toBe(1);
+      expect(cut.stderr).toMatch(/truncated/);
+    } finally {
+      server.close();
+    }
+    const bad = await toolgate('log.jsonl', '--witness', 'no-such.jsonl');
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/witness: cannot read witness/) });
   });
 });
