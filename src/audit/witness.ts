@@ -84,7 +84,7 @@ export async function readWitness(source: string, options: WitnessOptions = {}):
     if (/^https?:\/\//.test(source)) {
       const response = await fetch(source);
       if (!response.ok) return { ok: false, message: `witness ${source}: HTTP ${response.status}` };
-      (await response.text()).split('\n').forEach((line, i) => take(line, i + 1));
+      for (const [i, line] of (await response.text()).split('\n').entries()) take(line, i + 1);
     } else {
       const file = await open(source, 'r');
       try {
