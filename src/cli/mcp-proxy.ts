@@ -65,7 +65,7 @@ export async function mcpProxyCommand(argv: string[], io: CliIO): Promise<number
   }
   const ask = values.ask ?? 'deny';
   if (ask !== 'deny' && ask !== 'allow') throw new UsageError(`--ask must be deny or allow (got "${ask}")`);
-  const { isMcpServerName, sanitizeMcpServerName, serverNameOfCommand } = await import(
+  const { isMcpServerName, sanitizeMcpServerName, serverNameOfLaunch } = await import(
     '../adapters/mcp-names.js'
   );
   let serverName: string;
@@ -78,11 +78,18 @@ export async function mcpProxyCommand(argv: string[], io: CliIO): Promise<number
     }
     serverName = values.name;
   } else {
-    const derived = serverNameOfCommand(executable);
+    const derived = serverNameOfLaunch(executable, args);
     if (derived === undefined)
-      throw new UsageError(`cannot name the server after "${executable}": give --name`);
+      throw new UsageError(
+        `cannot tell which server "${[executable, ...args].join(' ')}" starts`,
+        'give --name NAME: its tools are then mcp__NAME__<tool> in rules',
+      );
     serverName = derived;
   }
+  // Rules name the server: say which name its tools get, so a rule that misses can be seen.
+  io.stderr.write(
+    `toolgate mcp-proxy: guarding "${serverName}": its tools are mcp__${serverName}__<tool> in rules${values.name === undefined ? ' (--name overrides)' : ''}\n`,
+  );
   const mode = modeOf(values.mode);
 
   // The policy and the log come first: nothing is started that toolgate could not guard.

@@ -204,10 +204,24 @@ function parseSpecifier(tool: string, body: string, kind: RuleKind, text: string
           );
         return { type: 'param', name: param[1]!, pattern: param[2]! };
       }
-      if (tool.startsWith('mcp__'))
-        throw new RuleError('MCP rules take no specifier: write mcp__server or mcp__server__tool', text, at);
+      if (tool.startsWith('mcp__')) throw new RuleError(mcpSpecifierMessage(tool, param), text, at);
       return { type: 'primary', pattern: body };
   }
+}
+
+/**
+ * MCP rules name tools only; what an MCP call's arguments must be is a `when:` condition. The
+ * message gives the form that loads, built from what was written (`repo:prod` ->
+ * `when: "input.repo === 'prod'"`), never another specifier form that is refused too.
+ */
+function mcpSpecifierMessage(tool: string, param: RegExpExecArray | null): string {
+  const name = param?.[1];
+  const value = param?.[2];
+  const condition =
+    name !== undefined && value !== undefined && /^[\w.@/:+-]+$/.test(value)
+      ? `input.${name} === '${value}'`
+      : 'input.<field> === ...';
+  return `MCP rules take no specifier: to match the call's arguments write the rule "${tool}" with when: "${condition}"`;
 }
 
 function isParameter(tool: string, name: string): boolean {

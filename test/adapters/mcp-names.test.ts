@@ -6,6 +6,7 @@ import {
   mcpToolPart,
   sanitizeMcpServerName,
   serverNameOfCommand,
+  serverNameOfLaunch,
 } from '../../src/adapters/mcp-names.js';
 import { decide } from '../../src/policy/decide.js';
 import { policyFromText } from '../../src/policy/policy.js';
@@ -23,6 +24,26 @@ describe('server names', () => {
     expect(serverNameOfCommand('./Server.Files.js')).toBe('server_files');
     expect(serverNameOfCommand('C:\\tools\\my server.exe'.replaceAll('\\', '/'))).toBe('my_server');
     expect(serverNameOfCommand('...')).toBeUndefined();
+  });
+
+  it('names a launched server after what the launcher starts, not after the launcher (issue 19)', () => {
+    const cases: [string, string[], string | undefined][] = [
+      ['npx', ['-y', '@modelcontextprotocol/server-filesystem', '/srv'], 'filesystem'],
+      ['npx', ['-y', '@modelcontextprotocol/server-github'], 'github'],
+      ['/usr/bin/npx', ['@playwright/mcp@latest'], 'playwright'],
+      ['pnpm', ['dlx', '@upstash/context7-mcp'], 'context7'],
+      ['npm', ['exec', '--', 'context7-mcp'], 'context7'],
+      ['uvx', ['mcp-server-git', '--repository', '.'], 'git'],
+      ['python3', ['-m', 'mcp_server_time'], 'time'],
+      ['node', ['/opt/servers/weather-mcp/dist/index.js'], 'weather'],
+      ['docker', ['run', '-i', '--rm', '-e', 'GITHUB_TOKEN', 'ghcr.io/github/github-mcp-server'], 'github'],
+      ['/usr/local/bin/github-mcp', [], 'github-mcp'],
+      // a launcher whose target says nothing: no name rather than "node" or "npx" for every server
+      ['node', ['build/index.js'], undefined],
+      ['npx', [], undefined],
+    ];
+    for (const [command, args, name] of cases)
+      expect(serverNameOfLaunch(command, args), [command, ...args].join(' ')).toBe(name);
   });
 
   it('accepts names rules can match and refuses the ambiguous ones', () => {

@@ -223,6 +223,27 @@ describe('toolgate mcp-proxy lifecycle', () => {
     expect(r.stderr).toMatch(/could not be started: .*ENOENT.*toolgate-no-such-mcp-server/s);
   });
 
+  it('names the server after the package it runs and says so; --name overrides (issue 19)', async () => {
+    const dir = path.join(work, 'named');
+    fs.mkdirSync(dir);
+    // A refused policy stops it before anything starts: the name is said first.
+    const bad = path.join(dir, 'bad.yaml');
+    fs.writeFileSync(bad, 'version: 1\nmode: yolo\n');
+    const launch = ['npx', '-y', '@modelcontextprotocol/server-filesystem', dir];
+    const derived = await runCli(['mcp-proxy', '--policy', bad, '--', ...launch], { cwd: dir });
+    expect(derived.code).toBe(2);
+    expect(derived.stderr).toMatch(
+      /guarding "filesystem": its tools are mcp__filesystem__<tool> in rules \(--name overrides\)/,
+    );
+    const named = await runCli(['mcp-proxy', '--policy', bad, '--name', 'fs', '--', ...launch], { cwd: dir });
+    expect(named.stderr).toMatch(/guarding "fs": its tools are mcp__fs__<tool>/);
+    const unknown = await runCli(['mcp-proxy', '--', 'node', 'build/index.js'], { cwd: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /cannot tell which server "node build\/index\.js" starts — give --name NAME/,
+    );
+  });
+
   it('refuses bad usage with exit 2', async () => {
     for (const args of [
       ['mcp-proxy'],

@@ -279,3 +279,23 @@ describe('parseRule: property', () => {
     );
   });
 });
+
+describe('an MCP rule with an argument specifier (issue 19)', () => {
+  it('is refused with a form that loads and does what was meant', async () => {
+    const { policyFromText } = await import('../../src/policy/policy.js');
+    const { decide } = await import('../../src/policy/decide.js');
+    let message = '';
+    try {
+      parseRule('mcp__github__create_issue(repo:prod)', 'deny');
+    } catch (err) {
+      message = (err as RuleError).message;
+    }
+    const m = /write the rule "([^"]+)" with when: "([^"]+)"/.exec(message);
+    expect(m, message).not.toBeNull();
+    const [, rule, when] = m!;
+    const policy = await policyFromText(`version: 1\nrules:\n  - deny: "${rule}"\n    when: "${when}"\n`);
+    const call = (repo: string) => ({ tool: 'mcp__github__create_issue', input: { repo }, cwd: '/tmp' });
+    expect(decide(call('prod'), policy).behavior).toBe('deny');
+    expect(decide(call('dev'), policy).behavior).not.toBe('deny');
+  });
+});
