@@ -22,10 +22,17 @@ export function strictest<T extends { readonly behavior: Behavior }>(
   answers: Iterable<T | undefined>,
 ): T | undefined {
   let out: T | undefined;
-  for (const a of answers) {
-    if (a !== undefined && (out === undefined || RANK[a.behavior] > RANK[out.behavior])) out = a;
-  }
+  for (const a of answers) out = stricterOf(out, a);
   return out;
+}
+
+/** `strictest` of two answers, for a caller that folds them one by one. */
+export function stricterOf<T extends { readonly behavior: Behavior }>(
+  a: T | undefined,
+  b: T | undefined,
+): T | undefined {
+  if (b === undefined) return a;
+  return a === undefined || RANK[b.behavior] > RANK[a.behavior] ? b : a;
 }
 
 export function rank(b: Answer): number {

@@ -9,7 +9,7 @@ import { hostOf } from './match/domain.js';
 import { type Mode, parseMode } from './mode.js';
 import type { BashLine, ToolCall, Verdict } from './order/subject.js';
 import { DECISION_ORDER } from './order/table.js';
-import { type Walked, walk } from './order/walk.js';
+import { walk } from './order/walk.js';
 import { sandboxProfile } from './profile.js';
 import type { ToolRequest } from './request.js';
 import { canonicalToolName } from './rule.js';
@@ -300,7 +300,7 @@ function toolFacts(cls: ToolClass, tool: string): DecisionFacts {
 }
 
 /** After the walk: an ask in dontAsk mode is a deny; in auto mode it waits for the classifier. */
-function finish({ verdict }: Walked, mode: Mode): Outcome {
+function finish(verdict: Verdict, mode: Mode): Outcome {
   if (verdict.behavior !== 'ask' || mode !== 'dontAsk') return verdict;
   return {
     ...verdict,

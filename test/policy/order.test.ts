@@ -36,6 +36,7 @@ describe('the table', () => {
     expect(last.kind).toBe('grant');
     expect(last.tool && last.line && last.part).toBeTruthy();
     expect(last.notIn).toBeUndefined();
+    expect(last.onlyIn).toBeUndefined();
     for (const s of DECISION_ORDER) {
       // A grant never denies: a deny is a restriction, wherever it sits.
       if (s.kind === 'grant') expect(s.atMost, s.name).not.toBe('deny');
@@ -152,10 +153,10 @@ describe('walk', () => {
       fc.property(table, fc.integer({ min: 0, max: PARTS }), (fakes, n) => {
         const steps = toSteps(fakes);
         const call = { kind: 'tool', mode: 'default' } as unknown as ToolCall;
-        expect(JSON.stringify(walk(steps, call).verdict)).toBe(expected(fakes, 'tool'));
+        expect(JSON.stringify(walk(steps, call))).toBe(expected(fakes, 'tool'));
         const parts = Array.from({ length: n }, (_, i) => ({ i }) as unknown as BashPart);
         const line = { kind: 'bash', mode: 'default', parts } as unknown as BashLine;
-        expect(JSON.stringify(walk(steps, line).verdict)).toBe(expected(fakes, n));
+        expect(JSON.stringify(walk(steps, line))).toBe(expected(fakes, n));
       }),
       { numRuns: 2000 },
     );
@@ -172,26 +173,35 @@ describe('walk', () => {
         const other = [...shuffled, ...fakes.filter((f) => f.kind === 'grant')];
         const parts = Array.from({ length: n }, (_, i) => ({ i }) as unknown as BashPart);
         const line = { kind: 'bash', mode: 'default', parts } as unknown as BashLine;
-        expect(walk(toSteps(other), line).verdict.behavior).toBe(walk(toSteps(fakes), line).verdict.behavior);
+        expect(walk(toSteps(other), line).behavior).toBe(walk(toSteps(fakes), line).behavior);
       }),
       { numRuns: 1000 },
     );
   });
 
-  it('a step does not apply in the modes it names', () => {
+  it('a step does not apply in the modes it excludes, nor outside those it is limited to', () => {
     const steps: Step[] = [
       {
         name: 'r',
         doc: '',
         kind: 'restrict',
         atMost: 'ask',
-        notIn: ['plan'],
+        notIn: ['plan', 'acceptEdits'],
         tool: () => verdict('ask', 'r'),
+      },
+      {
+        name: 'm',
+        doc: '',
+        kind: 'grant',
+        atMost: 'allow',
+        onlyIn: ['acceptEdits'],
+        tool: () => verdict('allow', 'm'),
       },
       { name: 'd', doc: '', kind: 'grant', atMost: 'allow', tool: () => verdict('allow', 'd') },
     ];
     const call = (mode: string) => ({ kind: 'tool', mode }) as unknown as ToolCall;
-    expect(walk(steps, call('default')).step).toBe('r');
-    expect(walk(steps, call('plan')).step).toBe('d');
+    expect(walk(steps, call('default')).reason).toBe('r');
+    expect(walk(steps, call('plan')).reason).toBe('d');
+    expect(walk(steps, call('acceptEdits')).reason).toBe('m');
   });
 });

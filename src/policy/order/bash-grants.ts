@@ -19,7 +19,7 @@ const FILE_EDITS: ReadonlySet<Effect> = new Set(['writes', 'appends', 'removes']
  * and inside.
  */
 export function lineAcceptEdits(l: BashLine): Verdict | undefined {
-  if (l.mode !== 'acceptEdits' || !readOnlyOrEdits(l)) return undefined;
+  if (!readOnlyOrEdits(l)) return undefined;
   return { behavior: 'allow', by: 'mode', reason: 'acceptEdits mode allows file edits inside the workspace' };
 }
 

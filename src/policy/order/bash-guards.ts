@@ -69,7 +69,7 @@ export function partUnknownPath(part: BashPart, l: BashLine): Verdict | undefine
 }
 
 export function linePlanMode(l: BashLine): Verdict | undefined {
-  if (l.mode !== 'plan' || l.facts.readOnly) return undefined;
+  if (l.facts.readOnly) return undefined;
   return {
     behavior: 'deny',
     by: 'mode',

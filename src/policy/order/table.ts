@@ -22,14 +22,11 @@ import {
 import { invalidVerdict } from './verdict.js';
 import type { Step } from './walk.js';
 
-const bypass = (s: { mode: string }): Verdict | undefined =>
-  s.mode === 'bypassPermissions'
-    ? {
-        behavior: 'allow',
-        by: 'mode',
-        reason: 'bypassPermissions mode allows it (no deny or ask rule applies)',
-      }
-    : undefined;
+const bypass = (): Verdict => ({
+  behavior: 'allow',
+  by: 'mode',
+  reason: 'bypassPermissions mode allows it (no deny or ask rule applies)',
+});
 
 /**
  * The decision order, written once (walk.ts is its only reader). Every `restrict` step
@@ -39,137 +36,158 @@ const bypass = (s: { mode: string }): Verdict | undefined =>
  * is a deny in dontAsk mode and goes to the classifier in auto mode (decide.ts, auto.ts).
  * ARCHITECTURE's "Decision order" is this table's `doc` column (a test checks it).
  */
-export const DECISION_ORDER: readonly Step[] = [
-  {
-    name: 'invalid input',
-    doc: "input fails the tool's schema or `validateInput`, an unknown mode, a relative cwd -> deny (decidedBy 'error').",
-    kind: 'restrict',
-    atMost: 'deny',
-    invalid: (c) => invalidVerdict(c.reason),
-    tool: toolInputInvalid,
-  },
-  {
-    name: 'deny rules',
-    doc: 'a **deny** rule matches (any layer) -> deny. Deny rules hold in every mode.',
-    kind: 'restrict',
-    atMost: 'deny',
-    tool: toolRule('deny'),
-    line: lineParamRule('deny'),
-    part: partRule('deny'),
-  },
-  {
-    name: 'deny rules that may match',
-    doc: 'a deny rule that words only known at run time could complete -> ask (a guard).',
-    kind: 'restrict',
-    atMost: 'ask',
-    part: partMayHit('deny'),
-  },
-  {
-    name: 'line not analyzed',
-    doc: 'guard: a line that cannot be fully analyzed while content or domain rules exist -> ask.',
-    kind: 'restrict',
-    atMost: 'ask',
-    line: lineNotAnalyzed,
-  },
-  {
-    name: 'critical removal',
-    doc: "guard: `rm`/`rmdir` of `/`, a top-level directory, `$HOME`, the workspace root or its parents -> ask, or deny where the policy's `guards:` says so.",
-    kind: 'restrict',
-    atMost: 'deny',
-    part: partCriticalRemoval,
-  },
-  {
-    name: 'download run as code',
-    doc: "guard: a download piped into a shell (`curl x | sh`) -> ask, or deny where the policy's `guards:` says so.",
-    kind: 'restrict',
-    atMost: 'deny',
-    line: linePipeToShell,
-  },
-  {
-    name: 'hidden code',
-    doc: 'guard: code the line does not show (`eval "$X"`, `$cmd`) while content or domain rules exist -> ask.',
-    kind: 'restrict',
-    atMost: 'ask',
-    part: partHiddenCode,
-  },
-  {
-    name: 'unchecked tree',
-    doc: 'guard: a directory read all the way down with too many files to check against the rules on reads -> ask.',
-    kind: 'restrict',
-    atMost: 'ask',
-    part: partUncheckedTree,
-  },
-  {
-    name: 'unknown path',
-    doc: 'guard: a file only known at run time while content rules exist -> ask.',
-    kind: 'restrict',
-    atMost: 'ask',
-    part: partUnknownPath,
-  },
-  {
-    name: 'ask rules',
-    doc: 'an **ask** rule matches -> ask.',
-    kind: 'restrict',
-    atMost: 'ask',
-    tool: toolRule('ask'),
-    line: lineParamRule('ask'),
-    part: partRule('ask'),
-  },
-  {
-    name: 'ask rules that may match',
-    doc: 'an ask rule that words only known at run time could complete -> ask (a guard).',
-    kind: 'restrict',
-    atMost: 'ask',
-    part: partMayHit('ask'),
-  },
-  {
-    name: 'plan mode',
-    doc: 'in `plan` mode, anything not read-only -> deny.',
-    kind: 'restrict',
-    atMost: 'deny',
-    tool: toolPlanMode,
-    line: linePlanMode,
-  },
-  {
-    name: 'protected path',
-    doc: 'guard: writes into protected paths (`.git/hooks`, `.git/config`, shell rc files, `.claude/`, `.toolgate/`) -> ask, except in `bypassPermissions`.',
-    kind: 'restrict',
-    atMost: 'ask',
-    notIn: ['bypassPermissions'],
-    tool: toolProtectedWrite,
-    part: partProtectedWrite,
-  },
-  {
-    name: 'bypass mode',
-    doc: 'in `bypassPermissions` mode -> allow.',
-    kind: 'grant',
-    atMost: 'allow',
-    tool: bypass,
-    line: bypass,
-  },
-  {
-    name: 'acceptEdits mode',
-    doc: 'in `acceptEdits` mode, file edits inside the workspace -> allow.',
-    kind: 'grant',
-    atMost: 'allow',
-    tool: toolAcceptEdits,
-    line: lineAcceptEdits,
-  },
-  {
-    name: 'allow rules',
-    doc: 'an **allow** rule matches -> allow.',
-    kind: 'grant',
-    atMost: 'allow',
-    tool: toolRule('allow'),
-    part: partAllowRule,
-  },
-  {
-    name: 'default',
-    doc: 'read-only inside the workspace -> allow; otherwise ask.',
-    kind: 'grant',
-    atMost: 'ask',
-    tool: toolDefault,
-    line: lineDefault,
-    part: partDefault,
-  },
-];
+export const DECISION_ORDER: readonly Step[] = (
+  [
+    {
+      name: 'invalid input',
+      doc: "input fails the tool's schema or `validateInput`, an unknown mode, a relative cwd -> deny (decidedBy 'error').",
+      kind: 'restrict',
+      atMost: 'deny',
+      invalid: (c) => invalidVerdict(c.reason),
+      tool: toolInputInvalid,
+    },
+    {
+      name: 'deny rules',
+      doc: 'a **deny** rule matches (any layer) -> deny. Deny rules hold in every mode.',
+      kind: 'restrict',
+      atMost: 'deny',
+      tool: toolRule('deny'),
+      line: lineParamRule('deny'),
+      part: partRule('deny'),
+    },
+    {
+      name: 'deny rules that may match',
+      doc: 'a deny rule that words only known at run time could complete -> ask (a guard).',
+      kind: 'restrict',
+      atMost: 'ask',
+      part: partMayHit('deny'),
+    },
+    {
+      name: 'line not analyzed',
+      doc: 'guard: a line that cannot be fully analyzed while content or domain rules exist -> ask.',
+      kind: 'restrict',
+      atMost: 'ask',
+      line: lineNotAnalyzed,
+    },
+    {
+      name: 'critical removal',
+      doc: "guard: `rm`/`rmdir` of `/`, a top-level directory, `$HOME`, the workspace root or its parents -> ask, or deny where the policy's `guards:` says so.",
+      kind: 'restrict',
+      atMost: 'deny',
+      part: partCriticalRemoval,
+    },
+    {
+      name: 'download run as code',
+      doc: "guard: a download piped into a shell (`curl x | sh`) -> ask, or deny where the policy's `guards:` says so.",
+      kind: 'restrict',
+      atMost: 'deny',
+      line: linePipeToShell,
+    },
+    {
+      name: 'hidden code',
+      doc: 'guard: code the line does not show (`eval "$X"`, `$cmd`) while content or domain rules exist -> ask.',
+      kind: 'restrict',
+      atMost: 'ask',
+      part: partHiddenCode,
+    },
+    {
+      name: 'unchecked tree',
+      doc: 'guard: a directory read all the way down with too many files to check against the rules on reads -> ask.',
+      kind: 'restrict',
+      atMost: 'ask',
+      part: partUncheckedTree,
+    },
+    {
+      name: 'unknown path',
+      doc: 'guard: a file only known at run time while content rules exist -> ask.',
+      kind: 'restrict',
+      atMost: 'ask',
+      part: partUnknownPath,
+    },
+    {
+      name: 'ask rules',
+      doc: 'an **ask** rule matches -> ask.',
+      kind: 'restrict',
+      atMost: 'ask',
+      tool: toolRule('ask'),
+      line: lineParamRule('ask'),
+      part: partRule('ask'),
+    },
+    {
+      name: 'ask rules that may match',
+      doc: 'an ask rule that words only known at run time could complete -> ask (a guard).',
+      kind: 'restrict',
+      atMost: 'ask',
+      part: partMayHit('ask'),
+    },
+    {
+      name: 'plan mode',
+      doc: 'in `plan` mode, anything not read-only -> deny.',
+      kind: 'restrict',
+      atMost: 'deny',
+      onlyIn: ['plan'],
+      tool: toolPlanMode,
+      line: linePlanMode,
+    },
+    {
+      name: 'protected path',
+      doc: 'guard: writes into protected paths (`.git/hooks`, `.git/config`, shell rc files, `.claude/`, `.toolgate/`) -> ask, except in `bypassPermissions`.',
+      kind: 'restrict',
+      atMost: 'ask',
+      notIn: ['bypassPermissions'],
+      tool: toolProtectedWrite,
+      part: partProtectedWrite,
+    },
+    {
+      name: 'bypass mode',
+      doc: 'in `bypassPermissions` mode -> allow.',
+      kind: 'grant',
+      atMost: 'allow',
+      onlyIn: ['bypassPermissions'],
+      tool: bypass,
+      line: bypass,
+    },
+    {
+      name: 'acceptEdits mode',
+      doc: 'in `acceptEdits` mode, file edits inside the workspace -> allow.',
+      kind: 'grant',
+      atMost: 'allow',
+      onlyIn: ['acceptEdits'],
+      tool: toolAcceptEdits,
+      line: lineAcceptEdits,
+    },
+    {
+      name: 'allow rules',
+      doc: 'an **allow** rule matches -> allow.',
+      kind: 'grant',
+      atMost: 'allow',
+      tool: toolRule('allow'),
+      part: partAllowRule,
+    },
+    {
+      name: 'default',
+      doc: 'read-only inside the workspace -> allow; otherwise ask.',
+      kind: 'grant',
+      atMost: 'ask',
+      tool: toolDefault,
+      line: lineDefault,
+      part: partDefault,
+    },
+  ] satisfies Step[]
+).map(uniform);
+
+/** Every step with the same fields in the same order: one object shape for the walk to read. */
+function uniform(s: Step): Step {
+  return {
+    name: s.name,
+    doc: s.doc,
+    kind: s.kind,
+    atMost: s.atMost,
+    notIn: s.notIn,
+    onlyIn: s.onlyIn,
+    invalid: s.invalid,
+    tool: s.tool,
+    line: s.line,
+    part: s.part,
+  };
+}

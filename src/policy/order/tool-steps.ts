@@ -25,7 +25,7 @@ export function toolRule(kind: 'deny' | 'ask' | 'allow'): (c: ToolCall) => Verdi
 }
 
 export function toolPlanMode(c: ToolCall): Verdict | undefined {
-  if (c.mode !== 'plan' || c.facts.readOnly) return undefined;
+  if (c.facts.readOnly) return undefined;
   return {
     behavior: 'deny',
     by: 'mode',
@@ -41,8 +41,7 @@ export function toolProtectedWrite(c: ToolCall): Verdict | undefined {
 }
 
 export function toolAcceptEdits(c: ToolCall): Verdict | undefined {
-  if (c.mode !== 'acceptEdits' || c.access !== 'edit' || !c.file || !c.workspace.contains(c.file))
-    return undefined;
+  if (c.access !== 'edit' || !c.file || !c.workspace.contains(c.file)) return undefined;
   return {
     behavior: 'allow',
     by: 'mode',
