@@ -47,6 +47,11 @@ export interface McpProxyOptions extends GateOptions {
   readonly upstream: Transport;
   /** How long a relayed request may wait for the real server (reset by progress). Default 1 hour. */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long the real server may take to answer the MCP handshake (initialize). Default 60 s:
+   * a server started through npx may download itself first; a silent one is refused then.
+   */
+  readonly handshakeTimeoutMs?: number;
   /** Problems that have no request to answer (a notification that could not be passed on). */
   readonly onWarning?: (message: string) => void;
 }
@@ -71,15 +76,22 @@ export class McpUpstreamError extends Error {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60 * 60 * 1000;
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 60 * 1000;
 
 export async function startMcpProxy(downstream: Transport, options: McpProxyOptions): Promise<McpProxy> {
   const warn = options.onWarning ?? (() => undefined);
   const client = new Client({ name: 'toolgate-mcp-proxy', version: ENGINE_VERSION }, { capabilities: {} });
+  const handshakeMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   try {
-    await client.connect(options.upstream);
+    await client.connect(options.upstream, { timeout: handshakeMs });
   } catch (err) {
     await client.close().catch(() => undefined);
-    throw new McpUpstreamError(`the MCP server could not be started: ${describe(err)}`);
+    const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
+    throw new McpUpstreamError(
+      timedOut
+        ? `the MCP server did not answer the handshake (initialize) within ${handshakeMs} ms`
+        : `the MCP server could not be started: ${describe(err)}`,
+    );
   }
   const upstreamInfo = client.getServerVersion() ?? { name: options.serverName, version: '0' };
   const instructions = client.getInstructions();

@@ -317,4 +317,21 @@ describe('when the real server goes away', () => {
       startMcpProxy(down, { upstream: up, serverName: 'echo', policy, cwd: os.tmpdir() }),
     ).rejects.toThrow(/could not be started/);
   });
+
+  it('refuses to start, within its handshake timeout, when the real server is there but silent', async () => {
+    const [up, silent] = InMemoryTransport.createLinkedPair();
+    await silent.start(); // receives initialize and never answers
+    const [, down] = InMemoryTransport.createLinkedPair();
+    const policy = await policyFromText('version: 1\n');
+    await expect(
+      startMcpProxy(down, {
+        upstream: up,
+        serverName: 'echo',
+        policy,
+        cwd: os.tmpdir(),
+        handshakeTimeoutMs: 300,
+      }),
+    ).rejects.toThrow(/did not answer the handshake \(initialize\) within 300 ms/);
+    await silent.close();
+  });
 });
