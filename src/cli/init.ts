@@ -32,7 +32,7 @@ rules: []
 #     allow: ["Bash(npm run test *)", "Bash(make check)"]
 #     reason: The project's own checks
 #   - id: no-prod
-#     deny: ["Bash(terraform apply*)", "Bash(kubectl * --context=prod*)"]
+#     deny: ["Bash(terraform apply*)", "Bash(kubectl *--context=prod*)", "Bash(kubectl *--context prod*)"]
 #     reason: Production changes go through the release pipeline
 #   - ask: "Bash(git push *)"
 #   - allow: ["Edit(./src/**)", "WebFetch(domain:*.github.com)", "mcp__github__get_*"]
