@@ -11,7 +11,7 @@ import { Reexecuted } from './reexec.js';
 import { failureMessage } from './run-command.js';
 import { readStdin, writeStdout } from './stdio.js';
 
-const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY]] [--warm] [--enforce]
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim]] [--warm] [--enforce]
 
 A Claude Code PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides with
 the policy, and writes Claude Code's answer on stdout: for PreToolUse

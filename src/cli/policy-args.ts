@@ -16,6 +16,7 @@ export const POLICY_OPTIONS = {
   cwd: { type: 'string' },
   log: { type: 'string' },
   'log-key': { type: 'string' },
+  'log-verbatim': { type: 'boolean' },
 } as const;
 
 export class PolicyLoadFailed extends Error {
@@ -104,10 +105,12 @@ export function modeOf(text: string | undefined): Mode | undefined {
  * Its checkpoint is kept beside it (LOG.checkpoint, rewritten after every batch), signed with
  * the Ed25519 key from --log-key or $TOOLGATE_LOG_KEY (relative like the log) when one is
  * named. A key that is named but cannot be read is an error: the log would otherwise go
- * unsigned without anyone noticing.
+ * unsigned without anyone noticing. Secrets (tokens, keys, Authorization headers, URL
+ * passwords) are redacted unless --log-verbatim: a log is read by more people than the agent's
+ * environment, and is easily committed; each record lists what was redacted, never the value.
  */
 export async function logFor(
-  values: { log?: string | undefined; 'log-key'?: string | undefined },
+  values: { log?: string | undefined; 'log-key'?: string | undefined; 'log-verbatim'?: boolean | undefined },
   io: CliIO,
   cwd?: string,
 ) {
@@ -130,6 +133,7 @@ export async function logFor(
     fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
     return await DecisionLog.open(resolved, {
       checkpointPath: checkpointPathOf(resolved),
+      redact: values['log-verbatim'] !== true,
       ...(signingKey !== undefined && { signingKey }),
     });
   } catch (err) {

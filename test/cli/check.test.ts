@@ -419,3 +419,32 @@ describe('toolgate check -- WORDS, --fail-on, and auto mode as the hook decides 
     expect(decision).toMatchObject({ behavior: 'deny', decidedBy: 'classifier' });
   });
 });
+
+describe('toolgate check --log', () => {
+  it('redacts secrets in the log by default, saying where, and keeps them with --log-verbatim', async () => {
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const input = JSON.stringify({
+      command: `curl -H "Authorization: Bearer ${token}" https://api.github.com`,
+    });
+    const log = path.join(w.base, 'redacted.jsonl');
+    const r = await toolgate(['check', '--tool', 'Bash', '--input', input, '--cwd', w.base, '--log', log]);
+    expect(r.stderr).not.toMatch(/Error/);
+    const text = fs.readFileSync(log, 'utf8');
+    expect(text).not.toContain(token);
+    expect(JSON.parse(text).redacted).toContain('/request/input/command');
+    const verbatim = path.join(w.base, 'verbatim.jsonl');
+    await toolgate([
+      'check',
+      '--tool',
+      'Bash',
+      '--input',
+      input,
+      '--cwd',
+      w.base,
+      '--log',
+      verbatim,
+      '--log-verbatim',
+    ]);
+    expect(fs.readFileSync(verbatim, 'utf8')).toContain(token);
+  }, 90_000);
+});
