@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { type Mode, parseMode } from '../policy/mode.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
-import { formatProblem, PolicyError } from '../policy/policy-file.js';
+import { formatProblem, type Layer, PolicyError } from '../policy/policy-file.js';
 import type { CliIO } from './io.js';
 import { errnoCode, UsageError } from './io.js';
 import { needsReexec, reexecWithIsolates } from './reexec.js';
@@ -34,6 +35,7 @@ export async function policyFor(
   cache?: PolicyCache,
 ): Promise<CompiledPolicy> {
   const { discoverPolicyFiles } = await import('../policy/layer-files.js');
+  const trustModule = await import('../policy/trust.js');
   try {
     const entries = discoverPolicyFiles({
       // the agent's directory: the project root is found from it (discovery.ts)
@@ -41,9 +43,12 @@ export async function policyFor(
       cwd: cwdOf(values, io),
       env: io.env,
     });
+    const trust = trustFor(entries, io, trustModule);
     const policy = cache
-      ? await (await import('../policy/parse-cache.js')).loadPolicyFilesCached(entries, cache)
-      : (await import('../policy/layers.js')).loadPolicyFiles(entries);
+      ? await (await import('../policy/parse-cache.js')).loadPolicyFilesCached(entries, cache, { trust })
+      : (await import('../policy/layers.js')).loadPolicyFiles(entries, { trust });
+    // Said on every call, not only in the Decision: whoever runs the agent sees it too.
+    for (const note of policy.notes) io.stderr.write(`toolgate: ${note}\n`);
     if (policy.hasConditions) {
       // Conditions run in isolated-vm, which needs node restarted with --no-node-snapshot.
       if (needsReexec(true, io)) await reexecWithIsolates(io, consumedStdin);
@@ -59,6 +64,22 @@ export async function policyFor(
     }
     throw err;
   }
+}
+
+/**
+ * The user's trust store (trust.ts), read only when a workspace file is among the layers; one
+ * that cannot be read trusts nothing, and says so.
+ */
+function trustFor(
+  entries: readonly { layer: string }[],
+  io: CliIO,
+  trust: typeof import('../policy/trust.js'),
+): import('../policy/trust.js').TrustCheck | undefined {
+  if (!entries.some((e) => trust.needsTrust(e.layer as Layer))) return undefined;
+  const { store, problem } = trust.readTrustStore(trust.trustStorePath(io.env, os.homedir()));
+  if (problem !== undefined)
+    io.stderr.write(`toolgate: the trust store is not used, nothing is trusted: ${problem}\n`);
+  return trust.trustCheckOf(store);
 }
 
 /** A policy file named on the command line, relative to the command's directory (io.cwd). */

@@ -14,8 +14,13 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
       summary: 'start a project policy (.toolgate/policy.yaml) and, with --claude, hook it into Claude Code',
       load: async () => (await import('./init.js')).initCommand,
     },
+    trust: {
+      summary: "trust a project's own policy files (their allow rules, mode, ...) by recording their sha256",
+      load: async () => (await import('./trust.js')).trustCommand,
+    },
     hook: {
-      summary: 'Claude Code PreToolUse hook: hook JSON in, decision JSON out; any error blocks (exit 2)',
+      summary:
+        'Claude Code PreToolUse/PermissionRequest hook: hook JSON in, decision JSON out; any error blocks',
       load: async () => (await import('./hook.js')).hookCommand,
     },
     serve: {

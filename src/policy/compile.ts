@@ -92,6 +92,8 @@ export interface CompiledPolicy {
   readonly auto: AutoBlock;
   readonly tests: readonly PolicyTest[];
   readonly hasConditions: boolean;
+  /** What every decision should say about the policy itself: workspace files not trusted (trust.ts). */
+  readonly notes: readonly string[];
   readonly digest: string;
   /** Runs `when:` conditions; attached by loadPolicy when the policy has any. */
   conditions?: import('./rule-match.js').ConditionEvaluator;
@@ -319,6 +321,7 @@ export function compilePolicy(input: readonly PolicyFile[], options: CompileOpti
     auto: Object.assign({}, ...[...files].reverse().map((f) => f.auto ?? {})) as AutoBlock,
     tests: files.flatMap((f) => f.tests.map((t) => ({ ...t, source: f.source }))),
     hasConditions: rules.some((r) => r.when !== undefined),
+    notes: files.flatMap((f) => (f.untrusted === undefined ? [] : [f.untrusted])),
   };
   return { ...merged, digest: (options.digest ?? sha256Hex)(canonicalText(merged)) };
 }

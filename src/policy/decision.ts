@@ -40,4 +40,6 @@ export interface Decision {
   sandbox?: SandboxProfile;
   /** Set on a deny that dontAsk mode made out of an ask: approval would have let it run. */
   dontAskDenied?: true;
+  /** What the policy says about itself, e.g. a workspace file that is not trusted (policy.notes). */
+  policyNotes?: string[];
 }

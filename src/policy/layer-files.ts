@@ -12,6 +12,7 @@ import {
   policyRootOf,
   readPolicyText,
 } from './policy-file.js';
+import { needsTrust, restrictUntrusted, type TrustCheck } from './trust.js';
 
 /** Parses one policy file's text (load.ts's parsePolicyText, or a cache in front of it). */
 export type PolicyParser = (text: string, source: string, layer: Layer, policyRoot: string) => PolicyFile;
@@ -82,17 +83,32 @@ export function discoverPolicyFiles(options: LayerOptions = {}): { file: string;
   return out;
 }
 
+export interface ReadOptions {
+  /** Whether a workspace file's text is trusted (trust.ts); without one, none is. */
+  readonly trust?: TrustCheck;
+}
+
 /**
- * Reads every file (following `extends`) with `parse`, highest layer first; any error refuses
+ * Reads every file (following `extends`) with `parse`, highest layer first; a workspace file
+ * that is not trusted is cut down to what only tightens (restrictUntrusted); any error refuses
  * the whole policy. No YAML here: the parser is the caller's.
  */
 export function readPolicyLayers(
   entries: readonly { file: string; layer: Layer }[],
   parse: PolicyParser,
+  options: ReadOptions = {},
 ): PolicyFile[] {
   const files: PolicyFile[] = [];
   const problems: PolicyError[] = [];
   const seen = new Set<string>();
+  const readFile = (file: string, layer: Layer): PolicyFile => {
+    const text = readPolicyText(file);
+    const parsed = parse(text, file, layer, policyRootOf(file));
+    if (!needsTrust(layer)) return parsed;
+    // No trust check given (a program's own use of the API): nothing of the workspace is trusted.
+    const state = options.trust?.(file, text) ?? 'untrusted';
+    return state === 'trusted' ? parsed : restrictUntrusted(parsed, state);
+  };
   const visit = (file: string, layer: Layer, from?: string, extended = false): void => {
     const resolved = file.startsWith('builtin:')
       ? file
@@ -102,7 +118,7 @@ export function readPolicyLayers(
     try {
       const loaded = resolved.startsWith('builtin:')
         ? readBuiltin(resolved.slice(8), layer, parse)
-        : parse(readPolicyText(resolved), resolved, layer, policyRootOf(resolved));
+        : readFile(resolved, layer);
       // An extended policy's tests describe that policy, not the one built on it: they stay out.
       files.push(extended ? { ...loaded, tests: [] } : loaded);
       for (const ext of loaded.extends)

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { cacheFileName, pruneCacheDir, readCacheEntry, writeCacheEntry } from '../cache/entry.js';
 import { type CompiledPolicy, compilePolicy, sha256Hex } from './compile.js';
-import { type PolicyParser, readPolicyLayers } from './layer-files.js';
+import { type PolicyParser, type ReadOptions, readPolicyLayers } from './layer-files.js';
 import type { Layer, PolicyFile } from './policy-file.js';
 
 /**
@@ -42,16 +42,17 @@ export function policyParserLoaded(): boolean {
 export async function loadPolicyFilesCached(
   entries: readonly { file: string; layer: Layer }[],
   cache: PolicyCache,
+  read: ReadOptions = {},
 ): Promise<CompiledPolicy> {
   const options = { digest: rememberedDigest(cache, entries) };
   try {
-    return compilePolicy(readPolicyLayers(entries, cached(cache)), options);
+    return compilePolicy(readPolicyLayers(entries, cached(cache), read), options);
   } catch (err) {
     if (!(err instanceof CacheMiss)) throw err;
   }
   parserLoaded = true;
   const { parsePolicyText } = await import('./load.js');
-  return compilePolicy(readPolicyLayers(entries, cached(cache, parsePolicyText)), options);
+  return compilePolicy(readPolicyLayers(entries, cached(cache, parsePolicyText), read), options);
 }
 
 /** sha256 of the canonical text, from the cache when this exact text was digested before. */

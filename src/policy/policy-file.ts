@@ -40,6 +40,8 @@ export interface PolicyFile {
   readonly extends: readonly string[];
   /** `builtinDefault: false` in a user or managed file: no embedded default under the discovered layers. */
   readonly builtinDefault?: false;
+  /** Set on a workspace file that is not trusted (trust.ts): what was set aside, in a sentence. */
+  readonly untrusted?: string;
 }
 
 export interface PolicyProblem {

@@ -3,14 +3,24 @@ import { compilePolicy } from './compile.js';
 import { type ConditionLimits, prepareConditions } from './conditions.js';
 import { discoverPolicyFiles, type LayerOptions, loadPolicyFiles } from './layers.js';
 import { type Layer, parsePolicyText } from './load.js';
+import { readTrustStore, type TrustCheck, trustCheckOf, trustStorePath } from './trust.js';
 
 /**
  * The library's way in: find the layers, read and compile them, and get conditions ready.
  * A PolicyError (with file, line and column for every problem) means nothing was loaded.
  */
-export async function loadPolicy(options: LayerOptions & ConditionLimits = {}): Promise<CompiledPolicy> {
-  const policy = loadPolicyFiles(discoverPolicyFiles(options));
+export async function loadPolicy(
+  options: LayerOptions & ConditionLimits & { trust?: TrustCheck } = {},
+): Promise<CompiledPolicy> {
+  const policy = loadPolicyFiles(discoverPolicyFiles(options), {
+    trust: options.trust ?? userTrust(options),
+  });
   return withConditions(policy, options);
+}
+
+/** The trust the user recorded with `toolgate trust` (trust.ts), for the home and environment given. */
+export function userTrust(options: { env?: NodeJS.ProcessEnv; home?: string } = {}): TrustCheck {
+  return trustCheckOf(readTrustStore(trustStorePath(options.env ?? process.env, options.home)).store);
 }
 
 /** A policy from text (YAML or JSON), e.g. for tests and embedding; `/x` anchors are relative to `root`. */

@@ -189,7 +189,8 @@ describe('layers: lists merge, deny from any layer wins (§3 layering)', () => {
       return { file, layer };
     });
     const { loadPolicyFiles } = await import('../../src/policy/layers.js');
-    return loadPolicyFiles(files);
+    // layering, not trust (test/cli/trust.test.ts): the workspace files here are trusted
+    return loadPolicyFiles(files, { trust: () => 'trusted' });
   };
 
   it('a deny in the lowest layer beats an allow in the managed layer', async () => {
@@ -231,6 +232,7 @@ describe('layers: lists merge, deny from any layer wins (§3 layering)', () => {
       home: w.home,
       managedRoot: null,
       env: { XDG_CONFIG_HOME: xdg },
+      trust: () => 'trusted',
     });
     expect(policy.files.map((f) => f.layer)).toEqual(['project', 'user', 'builtin']);
     expect(decideIn(w, policy, bash('npm install ok', undefined, project)).behavior).toBe('allow');

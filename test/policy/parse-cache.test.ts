@@ -41,16 +41,19 @@ const PROJECT = [
 
 /** Only hits: a miss throws, so this proves an answer came from the cache. */
 const hitsOnly = (cache: { dir: string; codeId: string }, file: string) =>
-  readPolicyLayers([{ file, layer: 'project' }], cached(cache));
+  readPolicyLayers([{ file, layer: 'project' }], cached(cache), TRUSTED);
+
+/** The cache, not trust, is tested here: the workspace files are trusted. */
+const TRUSTED = { trust: () => 'trusted' as const };
 
 describe('the policy parse cache', () => {
   it('gives the same compiled policy as parsing, digest included, then answers from the cache', async () => {
     const cache = cacheOf();
     const file = policyFile(PROJECT);
     const entries = [{ file, layer: 'project' as const }];
-    const parsed = loadPolicyFiles(entries);
-    const first = await loadPolicyFilesCached(entries, cache);
-    const second = await loadPolicyFilesCached(entries, cache);
+    const parsed = loadPolicyFiles(entries, TRUSTED);
+    const first = await loadPolicyFilesCached(entries, cache, TRUSTED);
+    const second = await loadPolicyFilesCached(entries, cache, TRUSTED);
     for (const p of [first, second]) {
       expect(p.digest).toBe(parsed.digest);
       expect(p.files).toEqual(parsed.files);
