@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/policy/decision.js';
+import { writeTrusted } from '../helpers/trust.js';
 import { makeWorld, type World } from '../policy/helpers/world.js';
 
 /**
@@ -136,7 +137,11 @@ describe('toolgate check: one decision', () => {
     const project = path.join(w.base, 'cli-project');
     fs.mkdirSync(path.join(project, '.toolgate'), { recursive: true });
     const file = path.join(project, '.toolgate', 'policy.yaml');
-    fs.writeFileSync(file, 'version: 1\nrules:\n  - allow: "Bash(npm install *)"\n');
+    writeTrusted(
+      path.join(w.home, '.config'),
+      file,
+      'version: 1\nrules:\n  - allow: "Bash(npm install *)"\n',
+    );
     const r = await toolgate([
       'check',
       '--tool',

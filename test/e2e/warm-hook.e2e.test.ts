@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { askWarm } from '../../src/cli/warm-client.js';
 import { runCli } from '../helpers/cli.js';
+import { writeTrusted } from '../helpers/trust.js';
 
 /**
  * `toolgate hook --warm` (the built command): the first call decides by itself and starts a
@@ -148,7 +149,8 @@ async function sameAnswers(cwd: string): Promise<void> {
 
 describe('toolgate hook --warm', () => {
   it('answers as the hook does by itself: first alone, then through the warm process it started', async () => {
-    fs.writeFileSync(
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
       path.join(ws, '.toolgate', 'policy.yaml'),
       'version: 1\nextends: builtin:default\nrules:\n  - allow: "Bash(npm test)"\n',
     );
@@ -167,17 +169,20 @@ describe('toolgate hook --warm', () => {
     const socket = path.join(warmDir, sockets()[0]!);
     const npmTest = hookInput(ws, 'Bash', { command: 'npm test' });
     const ask = (stdin: string) => askWarm(socket, { v: 2, argv: ['--warm'], cwd: ws, stdin });
-    fs.writeFileSync(
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
       path.join(ws, '.toolgate', 'policy.yaml'),
       'version: 1\nextends: builtin:default\nrules:\n  - allow: "Bash(npm test)"\n',
     );
     expect(await ask(npmTest)).toMatchObject({ code: 0, stdout: expect.stringContaining('"allow"') });
-    fs.writeFileSync(
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
       path.join(ws, '.toolgate', 'policy.yaml'),
       'version: 1\nextends: builtin:default\nrules:\n  - deny: "Bash(npm test)"\n',
     );
     expect(await ask(npmTest)).toMatchObject({ code: 0, stdout: expect.stringContaining('"deny"') });
-    fs.writeFileSync(
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
       path.join(ws, '.toolgate', 'policy.yaml'),
       'version: 1\nrules:\n  - allow: "Bash(npm test"\n',
     );
@@ -189,7 +194,11 @@ describe('toolgate hook --warm', () => {
   }, 120_000);
 
   it('answers a caller with another environment from a warm process of its own', async () => {
-    fs.writeFileSync(path.join(ws, '.toolgate', 'policy.yaml'), 'version: 1\nextends: builtin:default\n');
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
+      path.join(ws, '.toolgate', 'policy.yaml'),
+      'version: 1\nextends: builtin:default\n',
+    );
     await running();
     // Another user config directory: the other environment's user layer denies reads.
     const otherEnv = { ...env, XDG_CONFIG_HOME: path.join(base, 'other-config') };
@@ -254,7 +263,11 @@ describe('toolgate hook --warm', () => {
   }, 120_000);
 
   it('writes the same decision log, a chain that verifies, where the caller names it', async () => {
-    fs.writeFileSync(path.join(ws, '.toolgate', 'policy.yaml'), 'version: 1\nextends: builtin:default\n');
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
+      path.join(ws, '.toolgate', 'policy.yaml'),
+      'version: 1\nextends: builtin:default\n',
+    );
     // relative to the caller's directory, not the warm process's
     const log = path.join(ws, 'decisions.jsonl');
     const answers = requests(ws)
