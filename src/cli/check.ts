@@ -1,5 +1,6 @@
 import { rank } from '../policy/behavior.js';
 import type { Decision } from '../policy/decision.js';
+import { explainProfile } from '../policy/profile.js';
 import type { ToolRequest } from '../policy/request.js';
 import { commandLineOf, forEachJsonLine, parseCliArgs, splitCommandWords } from './args.js';
 import { decideCall } from './decide-call.js';
@@ -177,6 +178,10 @@ function explain(d: Decision, policy: Awaited<ReturnType<typeof policyFor>>, tra
   );
   for (const r of d.facts.reasons) lines.push(`    - ${r}`);
   for (const t of trace) lines.push(`  ${t}`);
+  if (d.sandbox) {
+    lines.push(`  jail (${d.sandbox.kind ?? 'workspace'}), and why each limit:`);
+    for (const why of explainProfile(d.sandbox)) lines.push(`    - ${why}`);
+  }
   lines.push(`  policy digest: ${d.policyDigest}`);
   return `${lines.join('\n')}\n`;
 }

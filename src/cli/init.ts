@@ -4,7 +4,7 @@ import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
-const HELP = `usage: toolgate init [--dir D] [--claude] [--force]
+const HELP = `usage: toolgate init [--dir D] [--claude [--enforce]] [--force]
 
 Starts a project policy: writes .toolgate/policy.yaml, which builds on the embedded default
 (extends: builtin:default) and carries commented examples and tests of its own.
@@ -12,6 +12,8 @@ Starts a project policy: writes .toolgate/policy.yaml, which builds on the embed
   --dir D    the project directory (default: the current directory)
   --claude   also put "toolgate hook --warm" in the project's .claude/settings.json as a PreToolUse
              hook for every tool (other settings are kept; an existing toolgate hook is left)
+  --enforce  with --claude: the hook runs with --enforce, so that allowed and asked Bash calls
+             run inside \`toolgate jail\` (read-only for a call predicted read-only)
   --force    replace an existing .toolgate/policy.yaml
 
 Nothing is overwritten without --force, and a .claude/settings.json that is not valid JSON is
@@ -51,6 +53,7 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCliArgs(argv, {
     dir: { type: 'string' },
     claude: { type: 'boolean' },
+    enforce: { type: 'boolean' },
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -59,6 +62,7 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (values.enforce && !values.claude) throw new UsageError('--enforce goes with --claude');
   const dir = path.resolve(io.cwd, values.dir ?? '.');
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
     return fail(io, `${dir} is not a directory`);
@@ -66,7 +70,10 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
   // Settings first: if they cannot be merged, nothing at all is written.
   let settings: { file: string; text: string; added: boolean } | undefined;
   if (values.claude) {
-    const planned = plannedSettings(path.join(dir, '.claude', 'settings.json'));
+    const planned = plannedSettings(
+      path.join(dir, '.claude', 'settings.json'),
+      values.enforce ? `${HOOK_COMMAND} --enforce` : HOOK_COMMAND,
+    );
     if ('error' in planned) return fail(io, planned.error);
     settings = planned;
   }
@@ -95,7 +102,7 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
 type PlannedSettings = { file: string; text: string; added: boolean } | { error: string };
 
 /** Claude Code settings with toolgate's hook added, every other key kept as it was. */
-function plannedSettings(file: string): PlannedSettings {
+function plannedSettings(file: string, command: string): PlannedSettings {
   let settings: Record<string, unknown> = {};
   if (fs.existsSync(file)) {
     try {
@@ -119,7 +126,7 @@ function plannedSettings(file: string): PlannedSettings {
     ...settings,
     hooks: {
       ...hooks,
-      PreToolUse: [...pre, { matcher: '*', hooks: [{ type: 'command', command: HOOK_COMMAND }] }],
+      PreToolUse: [...pre, { matcher: '*', hooks: [{ type: 'command', command }] }],
     },
   };
   return { file, text: `${JSON.stringify(next, null, 2)}\n`, added: true };

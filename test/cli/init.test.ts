@@ -72,6 +72,16 @@ describe('toolgate init', () => {
     expect(JSON.parse(fs.readFileSync(settings, 'utf8'))).toEqual(after);
   });
 
+  it('--claude --enforce writes the hook with --enforce (Bash calls then run in toolgate jail)', async () => {
+    const dir = project();
+    expect((await runCli(['init', '--claude', '--enforce'], { cwd: dir })).code).toBe(0);
+    const after = JSON.parse(fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(after.hooks.PreToolUse[0].hooks[0].command).toBe(
+      'toolgate hook --warm --log .toolgate/decisions.jsonl --enforce',
+    );
+    expect((await runCli(['init', '--enforce'], { cwd: project() })).code).toBe(2);
+  });
+
   it('leaves settings that are not valid JSON alone and writes nothing at all', async () => {
     const dir = project();
     const settings = path.join(dir, '.claude', 'settings.json');
