@@ -229,6 +229,38 @@ describe('toolgate check --stdin: JSON Lines in, one Decision per line out', () 
   });
 });
 
+describe("toolgate check: protected paths in bypassPermissions (issue 14, Why: the guard's own files)", {
+  timeout: 120_000,
+}, () => {
+  it('a write to the hook settings, the policy or a git hook asks; headless (dontAsk) denies', async () => {
+    const files = ['.claude/settings.json', '.toolgate/policy.yaml', '.git/hooks/pre-commit'];
+    const lines = [
+      ...files.flatMap((file) =>
+        ['bypassPermissions', 'dontAsk'].map((mode) => ({
+          tool: 'Write',
+          input: { file_path: file, content: '{}' },
+          mode,
+        })),
+      ),
+      // An ordinary file is still bypass's to allow.
+      { tool: 'Write', input: { file_path: 'src/a.ts', content: '{}' }, mode: 'bypassPermissions' },
+    ];
+    const r = await toolgate(
+      ['check', '--stdin', '--cwd', w.ws],
+      `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Decision);
+    expect(out.map((d) => `${d.behavior}/${d.decidedBy}`)).toEqual([
+      ...files.flatMap(() => ['ask/guard', 'deny/guard']),
+      'allow/mode',
+    ]);
+  });
+});
+
 describe('toolgate check: bad input exits non-zero with a clear message', () => {
   it('an unknown --mode', async () => {
     const r = await toolgate([

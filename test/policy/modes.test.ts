@@ -266,10 +266,16 @@ describe('bypassPermissions mode (and its alias bypass)', () => {
     expect(d.behavior).toBe('ask');
   });
 
-  it('protected-path writes are allowed (bypass is the only mode that does)', async () => {
-    expect((await decideWith(w, {}, write('.git/hooks/pre-commit', 'bypassPermissions'))).behavior).toBe(
-      'allow',
-    );
+  it('protected-path writes ask, as in every mode (a deliberate difference from Claude Code)', async () => {
+    for (const file of ['.git/hooks/pre-commit', '.claude/settings.json', '.toolgate/policy.yaml']) {
+      expect(await decideWith(w, {}, write(file, 'bypassPermissions')), file).toMatchObject({
+        behavior: 'ask',
+        decidedBy: 'guard',
+      });
+      expect((await decideWith(w, {}, bash(`echo x > ${file}`, 'bypassPermissions'))).behavior, file).toBe(
+        'ask',
+      );
+    }
   });
 });
 

@@ -131,10 +131,9 @@ export const DECISION_ORDER: readonly Step[] = (
     },
     {
       name: 'protected path',
-      doc: 'guard: writes into protected paths (`.git/hooks`, `.git/config`, shell rc files, `.claude/`, `.toolgate/`) -> ask, except in `bypassPermissions`.',
+      doc: 'guard: writes into protected paths (`.git/hooks`, `.git/config`, shell rc files, `.claude/`, `.toolgate/`) -> ask in every mode, `bypassPermissions` included (deny where no one can answer: dontAsk).',
       kind: 'restrict',
       atMost: 'ask',
-      notIn: ['bypassPermissions'],
       tool: toolProtectedWrite,
       part: partProtectedWrite,
     },
