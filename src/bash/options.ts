@@ -174,6 +174,14 @@ function parseLong(
       unknown.push(`${written} (missing its value)`);
       return i + 1;
     }
+    if (!table.long.has(name) && next.value.length > 1 && next.value[0] === '-') {
+      // `rg --ignore --pre=sh`: to a program that takes abbreviations `--ignore` is
+      // `--ignore-file` and swallows `--pre=sh`; to one that does not (rg), it is a flag of its
+      // own and `--pre=sh` runs sh. Both readings count: the option with that word as its
+      // value, and the word read again as an option.
+      options.push({ id: spec.id, written, value: next });
+      return i + 1;
+    }
     options.push({ id: spec.id, written, value: next });
     return i + 2;
   }

@@ -381,7 +381,7 @@ const fd: CommandSpec = {
   analyze(ctx, sink) {
     const args = ctx.args;
     const execAt = args.findIndex(
-      (w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value) || /^-[a-zA-Z]*[xX]/.test(w.value),
+      (w) => /^(-x|-X|--exec|--exec-batch)(=|$)/.test(w.value) || /^-[a-zA-Z]*[xX]/.test(w.value),
     );
     const own = execAt >= 0 ? args.slice(0, execAt) : args;
     const parsed = applyOptions({ ...ctx, args: own }, sink, FD_RULES);
@@ -392,7 +392,9 @@ const fd: CommandSpec = {
       sink.read(p);
     if (execAt >= 0) {
       const flag = args[execAt]!;
-      const attached = /^-[a-zA-Z]*[xX](.+)$/.exec(flag.value)?.[1];
+      // `-xrm`, and `--exec=rm` (clap's attached value).
+      const attached =
+        /^--exec(?:-batch)?=(.*)$/s.exec(flag.value)?.[1] ?? /^-[a-zA-Z]*[xX](.+)$/.exec(flag.value)?.[1];
       let inner = args.slice(execAt + 1);
       const stop = inner.findIndex((w) => w.value === ';');
       if (stop >= 0) inner = inner.slice(0, stop);
