@@ -140,14 +140,14 @@ export function hookOutput(decision: Decision, updatedInput?: Record<string, unk
 }
 
 /** The reason the agent sees: toolgate's sentence, and on allow and ask the rule that decided. */
-function reasonOf(decision: Decision): string {
+export function reasonOf(decision: Decision): string {
   const rule = decision.rule
     ? ` [${decision.rule.text}${decision.rule.line === undefined ? '' : ` @ ${decision.rule.source}:${decision.rule.line}`}]`
     : '';
   return `toolgate: ${decision.reason}${decision.behavior === 'deny' ? '' : rule}`;
 }
 
-function blockedReason(reason: string): string {
+export function blockedReason(reason: string): string {
   return `toolgate could not decide, so the call is blocked: ${reason}`;
 }
 

@@ -1,4 +1,5 @@
 import { CLAUDE_PROTOCOLS } from './claude-hook.js';
+import { geminiBeforeTool } from './gemini-hook.js';
 import type { HookProtocol } from './hook-protocol.js';
 
 /**
@@ -6,4 +7,16 @@ import type { HookProtocol } from './hook-protocol.js';
  * recognises is blocked. Another agent's adapter (Gemini CLI, Codex, Cursor, ...) adds its entry
  * here, with a `recognises` that cannot take another agent's payload for its own.
  */
-export const HOOK_PROTOCOLS: readonly HookProtocol[] = [...CLAUDE_PROTOCOLS];
+export const HOOK_PROTOCOLS: readonly HookProtocol[] = [...CLAUDE_PROTOCOLS, geminiBeforeTool];
+
+/**
+ * The protocols of one agent (`--agent NAME`, NAME the part of a protocol's name before the
+ * slash, e.g. `gemini-cli`): a payload of another agent is then blocked, not read as its own.
+ */
+export function protocolsOf(agent: string): readonly HookProtocol[] {
+  return HOOK_PROTOCOLS.filter((p) => p.name.slice(0, p.name.indexOf('/')) === agent);
+}
+
+export function agentNames(): string[] {
+  return [...new Set(HOOK_PROTOCOLS.map((p) => p.name.slice(0, p.name.indexOf('/'))))];
+}

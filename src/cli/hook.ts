@@ -1,6 +1,6 @@
 import { claudePreToolUse } from '../adapters/claude-hook.js';
 import { type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
-import { HOOK_PROTOCOLS } from '../adapters/hook-protocols.js';
+import { agentNames, HOOK_PROTOCOLS, protocolsOf } from '../adapters/hook-protocols.js';
 import type { Decision } from '../policy/decision.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
@@ -11,7 +11,7 @@ import { Reexecuted } from './reexec.js';
 import { failureMessage } from './run-command.js';
 import { readStdin, writeStdout } from './stdio.js';
 
-const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim]] [--warm] [--enforce]
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim]] [--warm] [--enforce] [--agent NAME]
 
 A Claude Code PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides with
 the policy, and writes Claude Code's answer on stdout: for PreToolUse
@@ -19,7 +19,10 @@ the policy, and writes Claude Code's answer on stdout: for PreToolUse
 {"hookSpecificOutput": {"decision": {"behavior": "allow"|"deny", ...}}}, or nothing on ask (the
 dialog shows). On any error (bad input, a broken policy, a crash) it exits 2 with the reason on
 stderr, which Claude Code treats as "block" (for PermissionRequest, which ignores exit 2, it
-answers deny). Any other payload (another event, another agent's hook) is blocked with exit 2.
+answers deny). Gemini CLI's BeforeTool payload is answered too, as {"decision", "reason"}, with its
+tool names read as Claude Code's (run_shell_command as Bash, replace as Edit, ...). Any other
+payload (another event, an agent toolgate does not answer) is blocked with exit 2. --agent NAME
+(claude-code, gemini-cli) answers only that agent's protocols and blocks every other payload.
 What toolgate cannot close itself (it cannot start, it is killed, it times out) the hook entry's
 "onFailure": "block" closes (Claude Code 2.1.295 and later).
 
@@ -54,6 +57,7 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       // main.js acts on it before this runs (warm-client.ts); here it only has to be accepted
       warm: { type: 'boolean' },
       enforce: { type: 'boolean' },
+      agent: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -61,7 +65,14 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       return 0;
     }
     const text = await readStdin(io, MAX_INPUT_BYTES, 'hook input');
-    const parsed = readHookPayload(text, HOOK_PROTOCOLS);
+    const protocols = values.agent === undefined ? HOOK_PROTOCOLS : protocolsOf(values.agent);
+    if (protocols.length === 0)
+      return block(
+        io,
+        `--agent ${values.agent}: no such agent (known: ${agentNames().join(', ')})`,
+        undefined,
+      );
+    const parsed = readHookPayload(text, protocols);
     protocol = parsed.protocol;
     if (!parsed.ok) return block(io, parsed.error, protocol);
     const policy = await policyFor(

@@ -22,13 +22,6 @@ const env = {
 };
 
 const FOREIGN: Record<string, unknown> = {
-  'Gemini CLI BeforeTool': {
-    session_id: 's',
-    hook_event_name: 'BeforeTool',
-    cwd: work,
-    tool_name: 'run_shell_command',
-    tool_input: { command: 'rm -rf ~' },
-  },
   'Cursor beforeShellExecution': { hook_event_name: 'beforeShellExecution', command: 'rm -rf ~', cwd: work },
   'Claude Code PostToolUse': { hook_event_name: 'PostToolUse', cwd: work, tool_name: 'Bash', tool_input: {} },
   'no hook_event_name': { tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: work },
@@ -58,7 +51,7 @@ describe('toolgate hook', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(
-        /unknown hook payload: .* is not one toolgate answers \(it answers claude-code\/PreToolUse, claude-code\/PermissionRequest\)/,
+        /unknown hook payload: .* is not one toolgate answers \(it answers claude-code\/PreToolUse, claude-code\/PermissionRequest, gemini-cli\/BeforeTool\)/,
       );
     });
   }
