@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { decide } from '../src/policy/decide.js';
 import type { SandboxProfile } from '../src/policy/obligations.js';
+import { policyFromText } from '../src/policy/policy.js';
 import { planBwrap, probeBwrap } from '../src/sandbox/bwrap.js';
 import { removeSpill } from '../src/sandbox/output.js';
 import { runSandboxed } from '../src/sandbox/run.js';
@@ -99,6 +101,51 @@ try {
       const p99 = quantile(times, 0.99);
       rows.push(
         `| \`${argv.join(' ')}\` | ${name} | ${median.toFixed(2)} | ${p99.toFixed(2)} | ${(median / bareMedian).toFixed(1)}× |`,
+      );
+    }
+  }
+  // Decision + jail (what `toolgate jail` and hook --enforce cost per call, minus node's start)
+  // against a bare bwrap spawn of the same command with the plain mounts (read-only root, private
+  // /tmp, namespaces, caps dropped) and a bare spawn, in the same run. A read-only line gets the
+  // read-only jail; a writing line the workspace jail, whose protected paths are held (the
+  // scan, ~40 mounts and the ghosts' cleanup).
+  if (bwrap.available) {
+    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+    for (let i = 0; i < 50; i += 1) fs.writeFileSync(path.join(ws, 'src', `f${i}.ts`), 'x\n');
+    fs.writeFileSync(path.join(ws, '.env'), 'TOKEN=x\n');
+    const policy = await policyFromText('version: 1\nextends: builtin:default\nsandbox: { os: required }\n', {
+      root: ws,
+    });
+    const bareBwrap = (argv: string[]) =>
+      bareSpawn(
+        [
+          bwrap.path!,
+          ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
+          ...['--unshare-pid', '--unshare-net', '--die-with-parent', '--cap-drop', 'ALL', '--', ...argv],
+        ],
+        ws,
+      );
+    for (const [label, script] of [
+      ['read-only line `cat src/f1.ts`', 'cat src/f1.ts'],
+      ['writing line `echo x > out.txt`', 'echo x > out.txt'],
+    ] as const) {
+      const jailed = () => {
+        const d = decide({ tool: 'Bash', input: { command: script }, cwd: ws }, policy);
+        if (d.behavior === 'deny' || !d.sandbox) throw new Error(`denied: ${d.reason}`);
+        return sandboxed(['bash', '-c', script], ws, d.sandbox);
+      };
+      const bare = await measure(() => bareSpawn(['bash', '-c', script], ws));
+      const plain = await measure(() => bareBwrap(['bash', '-c', script]));
+      const full = await measure(jailed);
+      const m = (t: number[]) => quantile(t, 0.5);
+      rows.push(
+        `| ${label} | bare spawn | ${m(bare).toFixed(2)} | ${quantile(bare, 0.99).toFixed(2)} | 1.0× |`,
+      );
+      rows.push(
+        `| ${label} | bare bwrap (plain mounts) | ${m(plain).toFixed(2)} | ${quantile(plain, 0.99).toFixed(2)} | ${(m(plain) / m(bare)).toFixed(1)}× |`,
+      );
+      rows.push(
+        `| ${label} | decision + jail | ${m(full).toFixed(2)} | ${quantile(full, 0.99).toFixed(2)} | ${(m(full) / m(bare)).toFixed(1)}× (**${(m(full) / m(plain)).toFixed(2)}× bare bwrap**) |`,
       );
     }
   }
