@@ -10,10 +10,12 @@ Starts a project policy: writes .toolgate/policy.yaml, which builds on the embed
 (extends: builtin:default) and carries commented examples and tests of its own.
 
   --dir D    the project directory (default: the current directory)
-  --claude   also put "toolgate hook --warm" in the project's .claude/settings.json as a PreToolUse
-             hook for every tool (other settings are kept; an existing toolgate hook is left)
+  --claude   also put "toolgate hook --warm" in the project's .claude/settings.json as PreToolUse
+             and PermissionRequest hooks for every tool, with "onFailure": "block" (other
+             settings are kept; an existing toolgate hook is left)
   --enforce  with --claude: the hook runs with --enforce, so that allowed and asked Bash calls
              run inside \`toolgate jail\` (read-only for a call predicted read-only)
+The decision log (.toolgate/decisions.jsonl) is kept out of git by .toolgate/.gitignore.
   --force    replace an existing .toolgate/policy.yaml
 
 Nothing is overwritten without --force, and a .claude/settings.json that is not valid JSON is
@@ -86,6 +88,8 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
     writeAtomically(policyFile, POLICY);
     io.stdout.write(`${existed ? 'replaced' : 'wrote'} ${rel(io, policyFile)}\n`);
   }
+  const ignore = path.join(dir, '.toolgate', '.gitignore');
+  if (!fs.existsSync(ignore)) writeAtomically(ignore, 'decisions.jsonl*\n');
   if (settings) {
     if (settings.added) {
       writeAtomically(settings.file, settings.text);
@@ -120,13 +124,20 @@ function plannedSettings(file: string, command: string): PlannedSettings {
   const pre = hooks.PreToolUse ?? [];
   if (!Array.isArray(pre))
     return { error: `${file}: "hooks.PreToolUse" is not a list; left alone, nothing written` };
+  const perm = hooks.PermissionRequest ?? [];
+  if (!Array.isArray(perm))
+    return { error: `${file}: "hooks.PermissionRequest" is not a list; left alone, nothing written` };
   const present = JSON.stringify(pre).includes('toolgate hook');
   if (present) return { file, text: '', added: false };
+  // onFailure "block": Claude Code (2.1.295+) then blocks when the hook cannot start, exits
+  // with another code or times out, which toolgate itself cannot close.
+  const entry = { matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] };
   const next = {
     ...settings,
     hooks: {
       ...hooks,
-      PreToolUse: [...pre, { matcher: '*', hooks: [{ type: 'command', command }] }],
+      PreToolUse: [...pre, entry],
+      PermissionRequest: JSON.stringify(perm).includes('toolgate hook') ? perm : [...perm, entry],
     },
   };
   return { file, text: `${JSON.stringify(next, null, 2)}\n`, added: true };

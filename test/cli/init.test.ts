@@ -60,13 +60,20 @@ describe('toolgate init', () => {
     const after = JSON.parse(fs.readFileSync(settings, 'utf8'));
     expect(after.permissions).toEqual(original.permissions);
     expect(after.model).toBe('opus');
-    expect(after.hooks.PreToolUse).toEqual([
-      original.hooks.PreToolUse[0],
-      {
-        matcher: '*',
-        hooks: [{ type: 'command', command: 'toolgate hook --warm --log .toolgate/decisions.jsonl' }],
-      },
-    ]);
+    const entry = {
+      matcher: '*',
+      hooks: [
+        {
+          type: 'command',
+          command: 'toolgate hook --warm --log .toolgate/decisions.jsonl',
+          onFailure: 'block',
+        },
+      ],
+    };
+    // onFailure "block": a hook that cannot start or times out blocks (issue 14 item 6)
+    expect(after.hooks.PreToolUse).toEqual([original.hooks.PreToolUse[0], entry]);
+    expect(after.hooks.PermissionRequest).toEqual([entry]);
+    expect(fs.readFileSync(path.join(dir, '.toolgate', '.gitignore'), 'utf8')).toContain('decisions.jsonl');
     const again = await runCli(['init', '--claude'], { cwd: dir });
     expect(again.stdout).toContain('already runs toolgate hook');
     expect(JSON.parse(fs.readFileSync(settings, 'utf8'))).toEqual(after);
