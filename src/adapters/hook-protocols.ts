@@ -1,4 +1,5 @@
 import { CLAUDE_PROTOCOLS } from './claude-hook.js';
+import { cursorBeforeShellExecution } from './cursor-hook.js';
 import { geminiBeforeTool } from './gemini-hook.js';
 import type { HookProtocol } from './hook-protocol.js';
 
@@ -7,7 +8,11 @@ import type { HookProtocol } from './hook-protocol.js';
  * recognises is blocked. Another agent's adapter (Gemini CLI, Codex, Cursor, ...) adds its entry
  * here, with a `recognises` that cannot take another agent's payload for its own.
  */
-export const HOOK_PROTOCOLS: readonly HookProtocol[] = [...CLAUDE_PROTOCOLS, geminiBeforeTool];
+export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
+  ...CLAUDE_PROTOCOLS,
+  geminiBeforeTool,
+  cursorBeforeShellExecution,
+];
 
 /**
  * The protocols of one agent (`--agent NAME`, NAME the part of a protocol's name before the

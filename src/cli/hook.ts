@@ -20,9 +20,10 @@ the policy, and writes Claude Code's answer on stdout: for PreToolUse
 dialog shows). On any error (bad input, a broken policy, a crash) it exits 2 with the reason on
 stderr, which Claude Code treats as "block" (for PermissionRequest, which ignores exit 2, it
 answers deny). Gemini CLI's BeforeTool payload is answered too, as {"decision", "reason"}, with its
-tool names read as Claude Code's (run_shell_command as Bash, replace as Edit, ...). Any other
+tool names read as Claude Code's (run_shell_command as Bash, replace as Edit, ...), and Cursor's
+beforeShellExecution, as {"permission", "user_message", "agent_message"}. Any other
 payload (another event, an agent toolgate does not answer) is blocked with exit 2. --agent NAME
-(claude-code, gemini-cli) answers only that agent's protocols and blocks every other payload.
+(claude-code, gemini-cli, cursor) answers only that agent's protocols and blocks every other payload.
 What toolgate cannot close itself (it cannot start, it is killed, it times out) the hook entry's
 "onFailure": "block" closes (Claude Code 2.1.295 and later).
 

@@ -79,6 +79,6 @@ describe('toolgate hook: Gemini CLI BeforeTool', () => {
     expect(other.stderr).toMatch(/unknown hook payload: hook event "BeforeTool"/);
     const bogus = await hook(gemini('read_file', { file_path: 'notes.md' }), ['--agent', 'nope']);
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/--agent nope: no such agent \(known: claude-code, gemini-cli/);
+    expect(bogus.stderr).toMatch(/--agent nope: no such agent \(known: claude-code, gemini-cli, cursor/);
   });
 });

@@ -22,7 +22,12 @@ const env = {
 };
 
 const FOREIGN: Record<string, unknown> = {
-  'Cursor beforeShellExecution': { hook_event_name: 'beforeShellExecution', command: 'rm -rf ~', cwd: work },
+  'Cursor beforeMCPExecution': {
+    hook_event_name: 'beforeMCPExecution',
+    tool_name: 'x',
+    tool_input: '{}',
+    cwd: work,
+  },
   'Claude Code PostToolUse': { hook_event_name: 'PostToolUse', cwd: work, tool_name: 'Bash', tool_input: {} },
   'no hook_event_name': { tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: work },
 };
@@ -51,7 +56,7 @@ describe('toolgate hook', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(
-        /unknown hook payload: .* is not one toolgate answers \(it answers claude-code\/PreToolUse, claude-code\/PermissionRequest, gemini-cli\/BeforeTool\)/,
+        /unknown hook payload: .* is not one toolgate answers \(it answers claude-code\/PreToolUse, claude-code\/PermissionRequest, gemini-cli\/BeforeTool, cursor\/beforeShellExecution\)/,
       );
     });
   }
