@@ -9,8 +9,9 @@ import { compileAbsolutePathGlob, hasGlobSyntax, type PathPattern } from './matc
  * to write objects and refs; hooks and config are where code execution hides.
  *
  * Entries match at any depth (a nested repository or home directory is no safer), and a
- * match on a directory covers its contents. The policy asks before such writes (bypass mode
- * aside) and the sandbox refuses them at execution time: both read this one list.
+ * match on a directory covers its contents. The policy asks before such writes in every mode,
+ * bypassPermissions included (deny where no person can answer), and the sandbox refuses them at
+ * execution time: both read this one list.
  */
 const ANYWHERE: readonly string[] = [
   // git: hooks run on commit/checkout; config can name fsmonitor, pagers, filters.
@@ -55,6 +56,9 @@ const ANYWHERE: readonly string[] = [
   // toolgate's own cache (the default place): the hook runs the compiled code and the parsed
   // policies it finds there.
   '.cache/toolgate',
+  // The user's toolgate config: the user layer and the trust store (trusted.json). An agent
+  // that could write there would trust its own workspace policy and lift every allow in it.
+  '.config/toolgate',
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -258,6 +259,31 @@ describe("toolgate check: protected paths in bypassPermissions (issue 14, Why: t
       ...files.flatMap(() => ['ask/guard', 'deny/guard']),
       'allow/mode',
     ]);
+  });
+});
+
+describe("toolgate check: the user's toolgate config is the guard's own (trust store, user layer)", {
+  timeout: 120_000,
+}, () => {
+  it('a write to ~/.config/toolgate/trusted.json asks in bypassPermissions, denies headless', async () => {
+    // The trust store decides which workspace allows count: an agent that wrote it would
+    // trust its own policy file.
+    const store = path.join(os.homedir(), '.config', 'toolgate', 'trusted.json');
+    const lines = ['bypassPermissions', 'dontAsk'].map((mode) => ({
+      tool: 'Write',
+      input: { file_path: store, content: '{}' },
+      mode,
+    }));
+    const r = await toolgate(
+      ['check', '--stdin', '--cwd', w.ws],
+      `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Decision);
+    expect(out.map((d) => `${d.behavior}/${d.decidedBy}`)).toEqual(['ask/guard', 'deny/guard']);
   });
 });
 
