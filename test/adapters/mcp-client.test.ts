@@ -338,7 +338,9 @@ describe('connections', () => {
     cleanups.push(() => servers.close());
     expect(servers.connections.map((c) => c.name)).toEqual(['echo']);
     expect(servers.failures.map((f) => [f.server, f.message])).toEqual([
-      ['missing', expect.stringMatching(/could not be started: .*ENOENT/)],
+      // A PATH entry this user cannot search (root's ~/.cargo/bin, run as another user) turns
+      // the lookup's ENOENT into EACCES: either way the server could not be started.
+      ['missing', expect.stringMatching(/could not be started: .*(ENOENT|EACCES)/)],
       ['echo', expect.stringMatching(/two MCP servers are called "echo"/)],
     ]);
   });
