@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/sandbox/bwrap.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { snapshot } from '../helpers/tree-snapshot.js';
 import { makeWorld, type World } from '../policy/helpers/world.js';
 
 /**
@@ -19,23 +20,6 @@ beforeEach(() => {
   w = makeWorld('toolgate-jail-');
 });
 afterEach(() => w.cleanup());
-
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      const rel = path.relative(dir, p);
-      if (e.isSymbolicLink()) out[rel] = `link:${fs.readlinkSync(p)}`;
-      else if (e.isDirectory()) {
-        out[rel] = 'dir';
-        walk(p);
-      } else out[rel] = `file:${fs.readFileSync(p, 'latin1')}`;
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 async function jail(command: string, opts: { policy?: string; mode?: string } = {}) {
   const policy = path.join(w.base, 'policy.yaml');

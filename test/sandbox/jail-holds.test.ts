@@ -6,6 +6,7 @@ import type { SandboxProfile } from '../../src/policy/obligations.js';
 import { planBwrap, probeBwrap } from '../../src/sandbox/bwrap.js';
 import { removeSpill } from '../../src/sandbox/output.js';
 import { type RunRequest, type RunResult, runSandboxed } from '../../src/sandbox/run.js';
+import { snapshot } from '../helpers/tree-snapshot.js';
 import { profileFor, type TempTree, tempTree } from './fixture.js';
 
 /**
@@ -18,23 +19,6 @@ import { profileFor, type TempTree, tempTree } from './fixture.js';
 const probe = await probeBwrap();
 
 /** Every path under `dir` with its type and content (links as their target): a snapshot. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      const rel = path.relative(dir, p);
-      if (e.isSymbolicLink()) out[rel] = `link:${fs.readlinkSync(p)}`;
-      else if (e.isDirectory()) {
-        out[rel] = 'dir';
-        walk(p);
-      } else out[rel] = `file:${fs.readFileSync(p, 'utf8')}`;
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 const DEFAULT_ENV_GLOB = '/**/.env!(*.example|*.sample|*.template|*.dist)';
 
 describe('planBwrap refuses what it cannot hold', () => {
