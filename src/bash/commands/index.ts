@@ -5,7 +5,6 @@ import { CLOUD } from './cloud.js';
 import { DEVELOPMENT } from './dev.js';
 import { EDITORS } from './editors.js';
 import { FILESYSTEM } from './fs.js';
-import { GIT } from './git.js';
 import { LAUNCHERS } from './launchers.js';
 import { NETWORK } from './net.js';
 import { REMOTE } from './remote.js';
@@ -30,7 +29,6 @@ export const LEGACY_TABLES: Readonly<Record<string, CommandTable>> = {
   archive: ARCHIVE,
   filesystem: FILESYSTEM,
   search: SEARCH,
-  git: GIT,
   wrappers: WRAPPERS,
   'run-as': RUN_AS,
   launchers: LAUNCHERS,

@@ -1,6 +1,5 @@
-import type { Word } from '../word.js';
-import { gitConfigEffect } from './git-config.js';
-import { gitRemoteHost } from './hosts.js';
+import { gitConfigEffect } from '../../../../src/bash/commands/git-config.js';
+import { gitRemoteHost } from '../../../../src/bash/commands/hosts.js';
 import {
   type Analyzer,
   applyOptions,
@@ -10,7 +9,8 @@ import {
   type OptionEffect,
   type OptionRules,
   subContext,
-} from './spec.js';
+} from '../../../../src/bash/commands/spec.js';
+import type { Word } from '../../../../src/bash/word.js';
 
 /**
  * git: global options, then a subcommand. Reading subcommands stay read-only unless an option
