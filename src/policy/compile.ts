@@ -118,7 +118,10 @@ export const SANDBOX_DEFAULTS = {
   // 2.7 GB under the old 5 GiB cap). A policy raises it with sandbox.maxOutputBytes.
   maxOutputBytes: 32 * 1024 * 1024,
   network: false,
-  os: 'auto',
+  // An allowed Bash call runs in bubblewrap or not at all: where it cannot run, the call is
+  // refused with a message naming `sandbox.os`. Running unjailed is a choice a policy states
+  // (`os: off`, or `auto` for "use it where it works"), never what a missing binary decides.
+  os: 'required',
 } as const;
 
 export const DEFAULT_ENV_ALLOW = [

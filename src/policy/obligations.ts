@@ -21,7 +21,10 @@ export interface SandboxProfile {
   network: boolean;
   /** Environment variables passed to child processes (names; `*` suffix allowed). Secrets are dropped unless named here exactly. */
   envAllow: string[];
-  /** OS-level isolation: `required` refuses to run without it, `auto` uses it where available. */
+  /**
+   * OS-level isolation: `required` (the default) refuses to run without it, `auto` uses it where
+   * available and runs unjailed elsewhere, `off` never uses it. Only a policy chooses the last two.
+   */
   os: 'auto' | 'required' | 'off';
   /**
    * Which jail the verdict names: `read-only` for a call predicted read-only (nothing writable,

@@ -19,7 +19,7 @@ export async function chooseIsolation(
   if (profile.os === 'required') {
     return sandboxError(
       'isolation-unavailable',
-      `The policy requires OS isolation, but bubblewrap is not usable here (${probe.reason}); the command was not run.`,
+      `The command was not run: sandbox.os is required (the default), so an allowed command runs inside bubblewrap or not at all, and bubblewrap is not usable here (${probe.reason}). Install bubblewrap (apt install bubblewrap) with user namespaces enabled, or set \`sandbox: { os: off }\` in the policy to run commands without OS isolation (only the checks before the call then hold).`,
     );
   }
   notes.push(`Ran without OS isolation: bubblewrap is not usable here (${probe.reason}).`);

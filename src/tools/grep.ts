@@ -125,10 +125,16 @@ async function grep(input: GrepInput, ctx: ToolCallContext): Promise<GrepOutput>
     after: input['-A'] ?? context ?? 0,
   };
   const readable = (file: string) => guard.check(file, 'read').ok;
-  const rg = ripgrepPath();
-  const found = rg
+  let rg = ripgrepPath();
+  let found = rg
     ? await ripgrepSearch(rg, input, spec, root.path, ctx)
     : await jsSearch(input, spec, root.path, ctx);
+  // ripgrep is a program and runs jailed or not at all (sandbox.os: required); the search in
+  // this process opens each file through the same checks as Read, so it needs no jail.
+  if (found === NO_JAIL) {
+    rg = null;
+    found = await jsSearch(input, spec, root.path, ctx);
+  }
   if (isRefusal(found)) return found;
   const results = found.filter((r) => readable(r.file));
   let lines: string[];
@@ -183,6 +189,9 @@ async function jsSearch(
   return results;
 }
 
+/** ripgrep could not run because the policy requires a jail and bubblewrap cannot run here. */
+const NO_JAIL = Symbol('no jail');
+
 /** ripgrep under the sandbox, its output read back into the same per-file results. */
 async function ripgrepSearch(
   rg: string,
@@ -190,7 +199,7 @@ async function ripgrepSearch(
   spec: SearchSpec,
   root: string,
   ctx: ToolCallContext,
-): Promise<FileResult[] | Refusal> {
+): Promise<FileResult[] | Refusal | typeof NO_JAIL> {
   const args = [rg, '--no-heading', '--with-filename', '--color=never', '--max-columns=500'];
   if (input['-i']) args.push('-i');
   if (spec.multiline) args.push('-U', '--multiline-dotall');
@@ -207,7 +216,7 @@ async function ripgrepSearch(
   }
   args.push('-e', input.pattern, '--', root);
   const run = await runSandboxed({ argv: args, cwd: ctx.cwd, profile: ctx.sandbox, signal: ctx.signal });
-  if (!run.ok) return refuse('sandbox', run.message);
+  if (!run.ok) return run.kind === 'isolation-unavailable' ? NO_JAIL : refuse('sandbox', run.message);
   if (run.exitCode !== 0 && run.exitCode !== 1)
     return refuse('failed', `ripgrep failed: ${run.output.inline.trim()}`);
   // Past the inline cap the whole output is in the spill file (up to the hard cap): read it all.

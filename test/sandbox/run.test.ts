@@ -205,7 +205,7 @@ describe('bad input: a clear error and no process', () => {
       'os required without a working bwrap',
       () => ({ profile: profileFor([ws], { os: 'required' }), bwrapPath: '/nonexistent/bwrap' }),
       'isolation-unavailable',
-      /requires OS isolation/,
+      /sandbox\.os is required/,
     ],
   ] as const)('%s', async (_, request, kind, message) => {
     const error = await fails({ script: touch(), ...request() });

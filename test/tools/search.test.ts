@@ -137,3 +137,30 @@ describe.each(engines)('Grep (%s engine, ripgrep output)', (engine) => {
     expect(out.text).not.toContain('secret');
   });
 });
+
+describe.runIf(engines.includes('rg'))('Grep where bubblewrap cannot run', () => {
+  it('under sandbox.os: required searches in this process instead of running ripgrep unjailed', async () => {
+    delete process.env.TOOLGATE_GREP;
+    const bin = path.join(ws.root, 'broken-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: no namespaces" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+    touch('a.ts', 'const alpha = 1;\n', 10);
+    touch('secret/s.txt', 'alpha\n', 0);
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved}`;
+    try {
+      const out = await call(
+        ws.root,
+        'Grep',
+        { pattern: 'alpha', output_mode: 'content' },
+        { sandbox: 'os: required, read: { deny: ["secret"] }' },
+      );
+      expect(out.result.is_error).toBeUndefined();
+      expect(out.text).toBe(`${path.join(ws.root, 'a.ts')}:1:const alpha = 1;`);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
