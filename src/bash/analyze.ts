@@ -291,6 +291,10 @@ class LineAnalyzer {
     const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
     const ctx: CommandContext = { name, args, command: cmd, line: this.line, extraArgs, repeated };
     spec.analyze(ctx, r);
+    if (name === 'git' && cmd.kind !== 'declaration') {
+      const config = gitConfigOptions(cmd.assignments);
+      if (config.length > 0) r.run([nameWord, ...config, ...argv.slice(1)], 'GIT_CONFIG_COUNT');
+    }
   }
 
   /**
@@ -639,4 +643,26 @@ class ReportBuilder implements EffectSink {
       end: this.cmd.end,
     };
   }
+}
+
+/**
+ * `GIT_CONFIG_COUNT=N GIT_CONFIG_KEY_i=K GIT_CONFIG_VALUE_i=V git ...` is `git -c K=V ...`: the
+ * same aliases (`alias.p=push --force`) and settings (`remote.o.push=+main`), so the command is
+ * also analyzed, and matched by rules, in that form. Values only known at run time are the
+ * environment's own finding (see environment()).
+ */
+function gitConfigOptions(assignments: readonly { name: string; value: Word }[]): Word[] {
+  const value = (name: string) => {
+    const a = assignments.findLast((x) => x.name === name);
+    return a === undefined || isDynamic(a.value) ? undefined : a.value.value;
+  };
+  const count = Number(value('GIT_CONFIG_COUNT'));
+  if (!Number.isInteger(count) || count <= 0) return [];
+  const out: Word[] = [];
+  for (let i = 0; i < Math.min(count, 64); i++) {
+    const key = value(`GIT_CONFIG_KEY_${i}`);
+    const v = value(`GIT_CONFIG_VALUE_${i}`);
+    if (key !== undefined && v !== undefined) out.push(staticWord('-c'), staticWord(`${key}=${v}`));
+  }
+  return out;
 }

@@ -49,6 +49,10 @@ export interface BashPart {
    * subcommand is not escaped by a global option. Allow rules never see these forms.
    */
   readonly denyTexts: readonly string[];
+  /** The words of each of `denyTexts`, in the same order (rules naming options read them). */
+  readonly denyWords: readonly (readonly string[])[];
+  /** All words, as in `denyText`. */
+  readonly words: readonly string[];
   /**
    * For each of those forms with a word only known at run time (not the name): the static words
    * before it. A deny or ask rule that a command starting so could match cannot be ruled out.
@@ -92,6 +96,7 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
       dynamicAt: idx.findIndex((i) => isDynamic(words[i]!)),
       idx,
     }));
+    const byText = new Map(forms.map((f) => [f.text, f.idx.map((i) => texts[i]!)]));
     const cwds = resolveCwds(report.cwd, cwd, fs.home);
     const resolve = (w: Word): PathRef => ({ raw: w.raw, paths: resolveWord(w, cwds, fs) });
     return {
@@ -102,7 +107,9 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
         analysis.line.source.slice(report.start, report.end).trim() ||
         '(redirection)',
       denyText: texts.join(' '),
-      denyTexts: [...new Set(forms.map((f) => f.text))],
+      denyTexts: [...byText.keys()],
+      denyWords: [...byText.values()],
+      words: texts,
       denyPrefixes: [
         ...new Set(
           forms

@@ -1,6 +1,11 @@
 import type { RuleRef } from './decision.js';
 import type { Layer, PolicyFile } from './load.js';
-import { compileBashPattern, compileBashPrefixPattern } from './match/bash.js';
+import {
+  compileBashOptionPattern,
+  compileBashPattern,
+  compileBashPrefixPattern,
+  type OptionWords,
+} from './match/bash.js';
 import { compileDomainPattern } from './match/domain.js';
 import { starGlob } from './match/glob.js';
 import { compileParamPattern } from './match/param.js';
@@ -29,6 +34,8 @@ export interface CompiledRule {
   readonly bash?: (command: string) => boolean;
   /** Whether a command starting with these static words could match (see compileBashPrefixPattern). */
   readonly bashPrefix?: (prefix: string) => boolean;
+  /** Deny and ask: a pattern naming options, matched however they are written (see compileBashOptionPattern). */
+  readonly bashOptions?: (w: OptionWords) => boolean;
   readonly domain?: (host: string) => boolean;
   readonly param?: (input: unknown) => boolean;
   readonly glob?: RegExp;
@@ -422,6 +429,7 @@ function compileRule(
         ...base,
         bash: compileBashPattern(s.pattern),
         bashPrefix: compileBashPrefixPattern(s.pattern),
+        ...optionMatcher(kind, s.pattern),
       };
     case 'domain':
       return { ...base, domain: compileDomainPattern(s.pattern) };
@@ -532,4 +540,9 @@ export function stableStringify(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => cmp(a, b));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
+}
+
+function optionMatcher(kind: RuleKind, pattern: string): { bashOptions?: (w: OptionWords) => boolean } {
+  const m = kind === 'allow' ? undefined : compileBashOptionPattern(pattern);
+  return m === undefined ? {} : { bashOptions: m };
 }

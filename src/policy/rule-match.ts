@@ -1,6 +1,8 @@
+import { optionSpellings } from '../bash/option-spellings.js';
 import { AnchorSet } from './anchors.js';
 import type { CompiledPolicy, CompiledRule } from './compile.js';
 import type { FileSystemView } from './fs-view.js';
+import type { OptionWords } from './match/bash.js';
 import type { PathAnchors, PathPattern } from './match/path.js';
 import type { RuleKind } from './rule.js';
 
@@ -197,14 +199,21 @@ export function readRuleTester(
   };
 }
 
+/** One form of a simple command as deny and ask rules read it: its words, and the whole command's. */
+export interface BashForm {
+  readonly words: readonly string[];
+  readonly all: readonly string[];
+}
+
 /** Bash rules for one simple command: deny and ask match past any dynamic word; allow only static text. */
 export function bashRuleHit(
   kind: RuleKind,
   name: string,
   text: string | undefined,
   ctx: MatchContext,
-  opts: { staticUpTo?: string; allowDynamicTail?: boolean } = {},
+  opts: { staticUpTo?: string; allowDynamicTail?: boolean; form?: BashForm } = {},
 ): RuleHit | undefined {
+  let spelled: OptionWords | undefined;
   for (const r of ctx.policy.bashRules(kind, name, text)) {
     const s = r.rule.specifier;
     let matched = false;
@@ -212,6 +221,13 @@ export function bashRuleHit(
     else if (s.type === 'bash' && text !== undefined) {
       if (kind !== 'allow' || !opts.allowDynamicTail) matched = r.bash!(text);
       else matched = endsWithWildcard(s.pattern) && r.bash!(text);
+      if (!matched && kind !== 'allow' && r.bashOptions !== undefined && opts.form !== undefined) {
+        spelled ??= {
+          words: opts.form.words,
+          spellings: optionSpellings(opts.form.words, opts.form.all),
+        };
+        matched = r.bashOptions(spelled);
+      }
     }
     if (!matched) continue;
     const hit = applies(r, ctx, text);

@@ -68,6 +68,18 @@ const POLICIES: Record<string, Permissions> = {
   'env*': { deny: ['Read(**/.env*)'] },
   push: { deny: ['Bash(git push *)'] },
   'push-effect': { deny: ['Bash(git push *)'] },
+  // Rules naming an option, under a broad allow (another layer's `git *`): the option in any spelling.
+  force: {
+    deny: [
+      'Bash(git push --force *)',
+      'Bash(git reset --hard *)',
+      'Bash(git branch -D *)',
+      'Bash(git branch --delete *)',
+      'Bash(git clean -f *)',
+      'Bash(rm -rf *)',
+    ],
+    allow: ['Bash(git *)', 'Bash(rm *)'],
+  },
   net: { deny: ['WebFetch(domain:evil.com)'], allow: ['WebFetch(domain:good.com)'] },
   'net-bash': { deny: ['WebFetch(domain:evil.com)'], allow: ['WebFetch(domain:good.com)'] },
   mcp: { deny: ['mcp__github__delete_*'] },
@@ -236,6 +248,11 @@ describe('policy-level bypass sweep (test/fixtures/policy-bypasses.jsonl)', () =
   sweep('env', (c) => c.policy ?? 'env', 'deny Read(**/.env): reading the file by any other way');
   sweep('push', () => 'push', 'deny Bash(git push *): global options, quoting, run-time words');
   sweep('push-effect', () => 'push', 'deny Bash(git push *): other programs that push');
+  sweep(
+    'force',
+    () => 'force',
+    'deny rules naming an option: clusters, order, other names, abbreviations, refspecs',
+  );
   sweep('net', () => 'net', 'deny WebFetch(domain:evil.com): URL spellings');
   sweep('net-bash', () => 'net', 'deny WebFetch(domain:evil.com): the network from Bash');
   sweep('mcp', () => 'mcp', 'deny mcp__github__delete_*: name variants');

@@ -61,7 +61,9 @@ export function urlHost(w: Word, schemeOptional: boolean): Word | undefined {
   if (start > known) return unknownHost(w);
   if (m && m[1]!.toLowerCase() === 'file') return undefined;
   const tail = v.slice(start);
-  const stop = tail.search(/[/?#\\]/);
+  // The authority ends at `/`, `?` or `#` (RFC 3986, as curl, wget, git and Python read it), not
+  // at a backslash as in a browser: `http://good.com\@evil.com/` connects to evil.com.
+  const stop = tail.search(/[/?#]/);
   const end = stop < 0 ? v.length : start + stop;
   // A separator inside text only known at run time may not be one.
   if (end > known && stop >= 0 && start + stop >= known) return unknownHost(w);

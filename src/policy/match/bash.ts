@@ -1,3 +1,4 @@
+import type { OptionSpellings } from '../../bash/option-spellings.js';
 import { escapeRegExp } from './glob.js';
 
 /**
@@ -36,4 +37,76 @@ function patternParts(pattern: string): { literals: string[]; tail: boolean } {
   const tail = p.endsWith(' *');
   if (tail) p = p.slice(0, -2);
   return { literals: p.split('*'), tail };
+}
+
+/** What an option-naming pattern is matched against: a command's words and their option spellings. */
+export interface OptionWords {
+  readonly words: readonly string[];
+  readonly spellings: OptionSpellings;
+}
+
+/**
+ * Deny and ask rules that name options (`git push --force *`, `rm -rf *`, `git branch -D *`)
+ * also match the command however those options are written, since getopt reads them all alike:
+ * anywhere after the pattern's leading words (`git push origin --force`), clustered (`-uf`),
+ * by another name of the same option (`-f`), abbreviated (`--forc`, which git and GNU
+ * getopt take for `--force` when nothing else starts so: taking it for the rule's option can
+ * only make the rule match more), with a value (`--force=1`, `--context prod`). The pattern's
+ * shape: literal words, then option words, standalone `*`s, and a trailing ` *`. Other
+ * patterns are undefined here (the text match alone applies). Allow rules never use this.
+ */
+export function compileBashOptionPattern(pattern: string): ((w: OptionWords) => boolean) | undefined {
+  const { literals, tail } = patternParts(pattern);
+  if (!tail) return undefined;
+  const words = literals
+    .join('*')
+    .split(/\s+/)
+    .filter((x) => x !== '');
+  const lead: string[] = [];
+  const options: string[] = [];
+  for (const w of words) {
+    if (w === '*') {
+      if (lead.length === 0) return undefined;
+      continue;
+    }
+    if (w.includes('*')) return undefined;
+    if (w.length > 1 && w[0] === '-' && w !== '--') options.push(w);
+    else if (options.length === 0) lead.push(w);
+    else return undefined;
+  }
+  if (lead.length === 0 || options.length === 0) return undefined;
+  return ({ words: cmd, spellings }) => {
+    if (cmd.length <= lead.length) return false;
+    for (let i = 0; i < lead.length; i++) if (cmd[i] !== lead[i]) return false;
+    return options.every((o) => present(o, cmd, spellings, lead.length));
+  };
+}
+
+function present(option: string, cmd: readonly string[], sp: OptionSpellings, from: number): boolean {
+  const spelled = (o: string) => {
+    for (const s of sp.implied) if (spells(s, o)) return true;
+    for (let i = from; i < cmd.length; i++)
+      for (const s of sp.perWord[i] ?? []) if (spells(s, o) || spellsWithNext(s, cmd[i + 1], o)) return true;
+    return false;
+  };
+  if (spelled(option)) return true;
+  // `-rf` in a rule is -r and -f, written together or not.
+  return /^-[A-Za-z0-9]{2,}$/.test(option) && [...option.slice(1)].every((c) => spelled(`-${c}`));
+}
+
+/** Whether the spelling `s` (of one word) is the rule's option `o`. */
+function spells(s: string, o: string): boolean {
+  if (s === o) return true;
+  if (!s.startsWith('--') || !o.startsWith('--') || s.length <= 2) return false;
+  const sEq = s.indexOf('=');
+  const oEq = o.indexOf('=');
+  const sName = sEq < 0 ? s : s.slice(0, sEq);
+  const oName = oEq < 0 ? o : o.slice(0, oEq);
+  if (!oName.startsWith(sName)) return false;
+  return oEq < 0 || (sEq >= 0 && s.slice(sEq) === o.slice(oEq));
+}
+
+/** `--context prod` is `--context=prod`. */
+function spellsWithNext(s: string, next: string | undefined, o: string): boolean {
+  return next !== undefined && o.includes('=') && !s.includes('=') && spells(`${s}=${next}`, o);
 }

@@ -32,8 +32,9 @@ export function partRule(kind: 'deny' | 'ask'): (p: BashPart, l: BashLine) => Ve
 }
 
 function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): RuleHit | undefined {
-  for (const text of part.denyTexts) {
-    const hit = bashRuleHit(kind, part.name, text, ctx);
+  for (let i = 0; i < part.denyTexts.length; i++) {
+    const form = { words: part.denyWords[i]!, all: part.words };
+    const hit = bashRuleHit(kind, part.name, part.denyTexts[i], ctx, { form });
     if (hit) return hit;
   }
   for (const r of part.reads)
