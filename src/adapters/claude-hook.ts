@@ -69,6 +69,7 @@ export const claudePreToolUse: HookProtocol = {
   recognises: (p) => p.hook_event_name === 'PreToolUse',
   request: claudeRequest,
   answer: (decision) => ({ output: hookOutput(decision) }),
+  rewritten: (decision, input) => ({ output: hookOutput(decision, { ...input }) }),
   block: () => 'exit',
   httpBlock: (reason) => hookFailure(reason),
 };

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
-import type { HookProtocol } from './hook-protocol.js';
+import type { AnswerOptions, HookProtocol } from './hook-protocol.js';
+import { unaskable } from './unaskable.js';
 
 /**
  * Gemini CLI's BeforeTool command hook (https://geminicli.com/docs/hooks/reference): the JSON it
@@ -13,13 +14,23 @@ import type { HookProtocol } from './hook-protocol.js';
  * hookSpecificOutput.permissionDecision). Gemini treats exit 2 as a block with stderr as the
  * reason, and every other failure (exit 1, empty output) as "proceed", so a failure exits 2.
  * Two limits of Gemini's, not toolgate's: an allow does not lift a deny or ask of Gemini's own
- * policy engine, and an ask in headless mode waits for a person who is not there.
+ * policy engine, and an ask in headless mode waits for a person who is not there (observed with
+ * 0.61.0: the run hangs until killed), while the hook cannot tell headless from interactive. So
+ * toolgate's ask is answered as a deny that says so, unless `--agent-asks` (for people at
+ * Gemini's prompt) passes it on. Enforced mode: `hookSpecificOutput.tool_input` is merged into
+ * the call's arguments (observed: the rewritten command runs instead).
  */
 export const geminiBeforeTool: HookProtocol = {
   name: 'gemini-cli/BeforeTool',
   recognises: (p) => p.hook_event_name === 'BeforeTool',
   request: geminiRequest,
-  answer: (decision) => ({ output: geminiAnswer(decision) }),
+  answer: (decision, options) => ({ output: geminiAnswer(decision, options) }),
+  rewritten: (decision, input, options) => {
+    const answer = geminiAnswer(decision, options);
+    return {
+      output: answer.decision === 'deny' ? answer : { ...answer, hookSpecificOutput: { tool_input: input } },
+    };
+  },
   block: () => 'exit',
   httpBlock: (reason) => ({ decision: 'deny', reason: blockedReason(reason) }),
 };
@@ -29,8 +40,16 @@ export interface GeminiAnswer {
   readonly reason: string;
 }
 
-export function geminiAnswer(decision: Decision): GeminiAnswer {
-  return { decision: decision.behavior, reason: reasonOf(decision) };
+export function geminiAnswer(decision: Decision, options?: AnswerOptions): GeminiAnswer {
+  const answered =
+    decision.behavior === 'ask' && options?.agentAsks !== true
+      ? unaskable(
+          decision,
+          'Gemini CLI',
+          "a hook cannot tell whether anyone is at Gemini CLI's prompt (headless, its ask waits forever)",
+        )
+      : decision;
+  return { decision: answered.behavior, reason: reasonOf(answered) };
 }
 
 type Args = Readonly<Record<string, unknown>>;

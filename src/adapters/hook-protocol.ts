@@ -12,6 +12,16 @@ export interface HookAnswer {
   readonly output?: unknown;
 }
 
+/** How the user asked toolgate to answer (hook options that apply to several agents). */
+export interface AnswerOptions {
+  /**
+   * `--agent-asks`: where an agent has no way to show toolgate's ask to a person from a hook
+   * (Codex, Copilot, Gemini headless), leave the call to the agent's own approval flow instead
+   * of denying it. Off by default: an ask nobody can answer is a deny, never a silent allow.
+   */
+  readonly agentAsks?: boolean;
+}
+
 export interface HookProtocol {
   /** `agent/event`, e.g. `claude-code/PreToolUse`: named in errors and logs. */
   readonly name: string;
@@ -19,7 +29,17 @@ export interface HookProtocol {
   readonly recognises: (payload: Readonly<Record<string, unknown>>) => boolean;
   /** The payload as a request, or what is wrong with it (a payload of this protocol that cannot be read). */
   readonly request: (payload: Readonly<Record<string, unknown>>) => ToolRequest | string;
-  readonly answer: (decision: Decision) => HookAnswer;
+  readonly answer: (decision: Decision, options?: AnswerOptions) => HookAnswer;
+  /**
+   * Enforced mode, for agents that can run a changed input: the answer to an allowed or asked
+   * call that makes the agent run `input` (the jailed command) instead. Absent: the agent cannot
+   * rewrite a call, and `--enforce` answers as usual.
+   */
+  readonly rewritten?: (
+    decision: Decision,
+    input: Readonly<Record<string, unknown>>,
+    options?: AnswerOptions,
+  ) => HookAnswer;
   /**
    * How a command hook blocks when toolgate cannot decide: `exit` when the agent treats exit 2
    * as "block", else the answer to print (exit 0) that denies.

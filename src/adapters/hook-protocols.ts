@@ -1,4 +1,5 @@
 import { CLAUDE_PROTOCOLS } from './claude-hook.js';
+import { codexPreToolUse } from './codex-hook.js';
 import { cursorBeforeShellExecution } from './cursor-hook.js';
 import { geminiBeforeTool } from './gemini-hook.js';
 import type { HookProtocol } from './hook-protocol.js';
@@ -9,6 +10,8 @@ import type { HookProtocol } from './hook-protocol.js';
  * here, with a `recognises` that cannot take another agent's payload for its own.
  */
 export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
+  // before Claude Code's: Codex's PreToolUse is Claude-shaped, told apart by its turn_id
+  codexPreToolUse,
   ...CLAUDE_PROTOCOLS,
   geminiBeforeTool,
   cursorBeforeShellExecution,

@@ -1,4 +1,4 @@
-import { type HookOutput, hookOutput } from '../adapters/claude-hook.js';
+import type { AnswerOptions, HookAnswer, HookProtocol } from '../adapters/hook-protocol.js';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { canonicalToolName } from '../policy/rule.js';
@@ -6,27 +6,32 @@ import type { CliIO } from './io.js';
 import { policyPath } from './policy-args.js';
 
 /**
- * `toolgate hook --enforce` (or `sandbox: { enforce: true }`), for Claude Code's PreToolUse: an
- * allowed or asked Bash call is answered with its command rewritten (updatedInput) to run
- * inside `toolgate jail`, which decides it again and runs it in the jail of that decision.
- * Where no jail can be built the answer is ask, never an unjailed allow; a command that cannot
- * be quoted byte for byte is denied.
+ * `toolgate hook --enforce` (or `sandbox: { enforce: true }`), for the agents whose protocol can
+ * rewrite a call (`HookProtocol.rewritten`: Claude Code's updatedInput, Gemini CLI's
+ * hookSpecificOutput.tool_input, Codex's allow + updatedInput): an allowed or asked Bash call is
+ * answered with its command rewritten to run inside `toolgate jail`, which decides it again and
+ * runs it in the jail of that decision. Where no jail can be built the answer is ask, never an
+ * unjailed allow; a command that cannot be quoted byte for byte is denied.
  */
 export async function enforcedAnswer(
+  protocol: HookProtocol & Required<Pick<HookProtocol, 'rewritten'>>,
   decision: Decision,
   request: ToolRequest,
   policies: readonly string[],
   io: CliIO,
-): Promise<{ output: HookOutput }> {
+  options: AnswerOptions,
+): Promise<HookAnswer> {
   if (decision.behavior === 'deny' || canonicalToolName(request.tool) !== 'Bash')
-    return { output: hookOutput(decision) };
-  const unjailable = (why: string) => ({
-    output: hookOutput({
-      ...decision,
-      behavior: 'ask',
-      reason: `${decision.reason}; but it cannot run in the jail (${why}), so a person must approve it running unjailed`,
-    }),
-  });
+    return protocol.answer(decision, options);
+  const unjailable = (why: string) =>
+    protocol.answer(
+      {
+        ...decision,
+        behavior: 'ask',
+        reason: `${decision.reason}; but it cannot run in the jail (${why}), so a person must approve it running unjailed`,
+      },
+      options,
+    );
   if (decision.sandbox?.os === 'off') return unjailable('sandbox.os is off in the policy');
   const { probeBwrap } = await import('../sandbox/bwrap.js');
   const probe = await probeBwrap();
@@ -40,13 +45,10 @@ export async function enforcedAnswer(
     ...(request.mode ? { mode: request.mode } : {}),
   });
   if (!rewrite.ok) {
-    return {
-      output: hookOutput({
-        ...decision,
-        behavior: 'deny',
-        reason: `the command cannot be run in the jail: ${rewrite.reason}`,
-      }),
-    };
+    return protocol.answer(
+      { ...decision, behavior: 'deny', reason: `the command cannot be run in the jail: ${rewrite.reason}` },
+      options,
+    );
   }
-  return { output: hookOutput(decision, rewrite.input) };
+  return protocol.rewritten(decision, rewrite.input, options);
 }

@@ -1,4 +1,3 @@
-import { claudePreToolUse } from '../adapters/claude-hook.js';
 import { type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
 import { agentNames, HOOK_PROTOCOLS, protocolsOf } from '../adapters/hook-protocols.js';
 import type { Decision } from '../policy/decision.js';
@@ -21,9 +20,14 @@ dialog shows). On any error (bad input, a broken policy, a crash) it exits 2 wit
 stderr, which Claude Code treats as "block" (for PermissionRequest, which ignores exit 2, it
 answers deny). Gemini CLI's BeforeTool payload is answered too, as {"decision", "reason"}, with its
 tool names read as Claude Code's (run_shell_command as Bash, replace as Edit, ...), and Cursor's
-beforeShellExecution, as {"permission", "user_message", "agent_message"}. Any other
+beforeShellExecution, as {"permission", "user_message", "agent_message"}, and Codex CLI's
+PreToolUse (told apart by its turn_id; an allow is answered with nothing, as Codex refuses a bare
+allow, and its permission_mode is ignored: codex exec always sends bypassPermissions). Any other
 payload (another event, an agent toolgate does not answer) is blocked with exit 2. --agent NAME
-(claude-code, gemini-cli, cursor) answers only that agent's protocols and blocks every other payload.
+(claude-code, gemini-cli, cursor, codex) answers only that agent's protocols and blocks every other payload.
+Where an agent cannot put toolgate's ask to a person (Codex ignores it, headless Gemini waits for
+ever), the ask is answered as a deny with the reason; --agent-asks passes it on instead (Gemini:
+its prompt; Codex: no answer, so its own approval settings decide).
 What toolgate cannot close itself (it cannot start, it is killed, it times out) the hook entry's
 "onFailure": "block" closes (Claude Code 2.1.295 and later).
 
@@ -32,7 +36,8 @@ call, it exits after 15 idle minutes), which answers as this process would: node
 per call, but nothing else loads. Without one, or if it fails, the call is decided here.
 
 --enforce (or \`sandbox: { enforce: true }\` in a policy) answers an allowed or asked Bash
-PreToolUse call with its command rewritten (updatedInput) to \`toolgate jail ... -- '<command>'\`:
+call with its command rewritten to \`toolgate jail ... -- '<command>'\` (Claude Code and Codex:
+updatedInput; Gemini CLI: hookSpecificOutput.tool_input):
 the line is decided again and runs inside the jail its decision names (read-only for a call
 predicted read-only). Where bubblewrap cannot run, such a call is asked, never run unjailed.
 
@@ -59,6 +64,7 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       warm: { type: 'boolean' },
       enforce: { type: 'boolean' },
       agent: { type: 'string' },
+      'agent-asks': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -99,10 +105,19 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
         await log.close();
       }
     }
+    const answerOptions = { agentAsks: values['agent-asks'] === true };
+    const { rewritten } = parsed.protocol;
     const answer =
-      (values.enforce === true || policy.sandbox.enforce === true) && parsed.protocol === claudePreToolUse
-        ? await (await import('./hook-enforce.js')).enforcedAnswer(decision, request, values.policy ?? [], io)
-        : parsed.protocol.answer(decision);
+      (values.enforce === true || policy.sandbox.enforce === true) && rewritten !== undefined
+        ? await (await import('./hook-enforce.js')).enforcedAnswer(
+            { ...parsed.protocol, rewritten },
+            decision,
+            request,
+            values.policy ?? [],
+            io,
+            answerOptions,
+          )
+        : parsed.protocol.answer(decision, answerOptions);
     if (answer.output !== undefined) writeStdout(io, `${JSON.stringify(answer.output)}\n`);
     return 0;
   } catch (err) {

@@ -110,9 +110,15 @@ describe('Gemini CLI BeforeTool', () => {
   it('answers the top-level {decision, reason} Gemini reads, and blocks failures with exit 2', () => {
     for (const behavior of ['allow', 'deny', 'ask'] as const) {
       const decision = { behavior, reason: 'because' } as Decision;
-      expect(geminiAnswer(decision)).toEqual({ decision: behavior, reason: 'toolgate: because' });
-      expect(geminiBeforeTool.answer(decision).output).toEqual(geminiAnswer(decision));
+      const options = { agentAsks: true };
+      expect(geminiAnswer(decision, options)).toEqual({ decision: behavior, reason: 'toolgate: because' });
+      expect(geminiBeforeTool.answer(decision, options).output).toEqual(geminiAnswer(decision, options));
     }
+    // without --agent-asks an ask is a deny: headless, Gemini would wait for ever
+    expect(geminiAnswer({ behavior: 'ask', reason: 'because' } as Decision)).toEqual({
+      decision: 'deny',
+      reason: expect.stringMatching(/^toolgate: because; a person would have to approve it/),
+    });
     expect(geminiBeforeTool.block('x')).toBe('exit');
     expect(geminiBeforeTool.httpBlock('x')).toEqual({
       decision: 'deny',

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { probeBwrap } from '../../src/sandbox/bwrap.js';
 import { runCli } from '../helpers/cli.js';
 
 /**
@@ -10,6 +11,7 @@ import { runCli } from '../helpers/cli.js';
  * they stand for. Payloads as Gemini CLI 0.61.0 sends them (https://geminicli.com/docs/hooks/reference,
  * observed fields in ../shared/research/agents.md). Before, this payload exited 2 as unknown.
  */
+const bwrap = await probeBwrap();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-gemini-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 const env = {
@@ -79,6 +81,46 @@ describe('toolgate hook: Gemini CLI BeforeTool', () => {
     expect(other.stderr).toMatch(/unknown hook payload: hook event "BeforeTool"/);
     const bogus = await hook(gemini('read_file', { file_path: 'notes.md' }), ['--agent', 'nope']);
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/--agent nope: no such agent \(known: claude-code, gemini-cli, cursor/);
+    expect(bogus.stderr).toMatch(/--agent nope: no such agent \(known: [^)]*claude-code, gemini-cli/);
   });
+
+  it('answers an ask with a deny that says why: headless, Gemini waits for ever on an ask (observed, 0.61.0)', async () => {
+    const r = await hook(gemini('run_shell_command', { command: 'touch marker' }));
+    expect(r.code, r.stderr).toBe(0);
+    const answer = JSON.parse(r.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe('deny');
+    expect(answer.reason).toMatch(/a person would have to approve it.*--agent-asks/);
+  });
+
+  it("--agent-asks passes the ask on to Gemini's prompt (for people at it)", async () => {
+    const r = await hook(gemini('run_shell_command', { command: 'touch marker' }), ['--agent-asks']);
+    expect(JSON.parse(r.stdout), r.stderr).toMatchObject({ decision: 'ask' });
+  });
+
+  it.skipIf(!bwrap.available)(
+    '--enforce answers an allowed shell call with hookSpecificOutput.tool_input running it in toolgate jail',
+    async () => {
+      const policy = path.join(work, 'jail.yaml');
+      fs.writeFileSync(policy, 'version: 1\nsandbox: { os: required }\n');
+      const r = await hook(gemini('run_shell_command', { command: 'ls', description: 'list' }), [
+        '--enforce',
+        '--policy',
+        policy,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const answer = JSON.parse(r.stdout) as {
+        decision: string;
+        hookSpecificOutput?: { tool_input: { command: string } };
+      };
+      expect(answer.decision).toBe('allow');
+      expect(answer.hookSpecificOutput?.tool_input.command).toMatch(/'jail' .*'--' 'ls'$/);
+      // a read stays as it was: only Bash lines are jailed
+      const read = await hook(gemini('read_file', { file_path: 'notes.md' }), [
+        '--enforce',
+        '--policy',
+        policy,
+      ]);
+      expect(JSON.parse(read.stdout)).toEqual({ decision: 'allow', reason: expect.any(String) });
+    },
+  );
 });

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import type { Decision } from '../policy/decision.js';
+import type { ToolRequest } from '../policy/request.js';
+import { blockedReason, reasonOf } from './claude-hook.js';
+import type { AnswerOptions, HookAnswer, HookProtocol } from './hook-protocol.js';
+import { unaskable } from './unaskable.js';
+
+/**
+ * Codex CLI's PreToolUse command hook (`$CODEX_HOME/hooks.json` or `[hooks]` in config.toml). Its
+ * payload is shaped like Claude Code's, `{session_id, turn_id, transcript_path, cwd,
+ * hook_event_name: "PreToolUse", model, permission_mode, tool_name: "Bash", tool_input:
+ * {command}, tool_use_id}` (observed from codex-cli 0.171.0, ../shared/research/agents.md), and
+ * told apart by `turn_id`, which Claude Code does not send.
+ *
+ * What Codex honours, from its 0.171.0 binary's messages and observed runs: a deny with a
+ * non-empty reason (`permissionDecision: "deny"`), exit 2 with stderr, and an allow that carries
+ * `updatedInput` (the rewritten command runs). A bare allow or an ask is "unsupported": the
+ * hook is marked failed and the command runs anyway. So toolgate answers an allow with nothing
+ * (Codex's own sandbox and approval settings then apply, as they would without the hook) and an
+ * ask with a deny that says why, unless `--agent-asks` leaves it to Codex's approval. Every
+ * failure exits 2; exit 1 or empty output would let the call run.
+ *
+ * Codex sends `permission_mode: "bypassPermissions"` in every `codex exec` run whatever its
+ * sandbox or approval setting (observed), so it is not the user's intent: the call is decided in
+ * toolgate's default mode, and `--mode` sets another.
+ */
+export const codexPreToolUse: HookProtocol = {
+  name: 'codex/PreToolUse',
+  recognises: (p) => p.hook_event_name === 'PreToolUse' && typeof p.turn_id === 'string',
+  request: codexRequest,
+  answer: codexAnswer,
+  rewritten: (decision, input, options) => {
+    const answered = asked(decision, options);
+    return answered.behavior === 'deny'
+      ? codexAnswer(answered)
+      : {
+          output: {
+            hookSpecificOutput: {
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'allow',
+              updatedInput: input,
+            },
+          },
+        };
+  },
+  block: () => 'exit',
+  httpBlock: (reason) => denyOutput(blockedReason(reason)),
+};
+
+function asked(decision: Decision, options: AnswerOptions | undefined): Decision {
+  if (decision.behavior !== 'ask' || options?.agentAsks === true) return decision;
+  return unaskable(decision, 'Codex', "Codex cannot show a hook's ask (it runs the call)");
+}
+
+function codexAnswer(decision: Decision, options?: AnswerOptions): HookAnswer {
+  const answered = asked(decision, options);
+  // an allow (or an ask left to Codex) is no answer at all: a bare allow is refused as unsupported
+  return answered.behavior === 'deny' ? { output: denyOutput(reasonOf(answered)) } : {};
+}
+
+export interface CodexDeny {
+  readonly hookSpecificOutput: {
+    readonly hookEventName: 'PreToolUse';
+    readonly permissionDecision: 'deny';
+    readonly permissionDecisionReason: string;
+  };
+}
+
+function denyOutput(reason: string): CodexDeny {
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason,
+    },
+  };
+}
+
+function codexRequest(p: Readonly<Record<string, unknown>>): ToolRequest | string {
+  const { tool_name: name, tool_input: input, cwd } = p;
+  if (typeof name !== 'string' || name === '') return 'Codex PreToolUse payload has no tool_name';
+  if (typeof cwd !== 'string' || !path.isAbsolute(cwd)) return 'Codex PreToolUse payload has no absolute cwd';
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    return 'Codex PreToolUse payload has no tool_input object';
+  return {
+    // Codex names its shell tool Bash, as Claude Code does; other tools keep their names
+    tool: name,
+    input,
+    cwd,
+    mode: 'default',
+    ...(typeof p.session_id === 'string' ? { sessionId: p.session_id } : {}),
+  };
+}
