@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
+import { projectRoot } from '../policy/discovery.js';
 import { type Mode, parseMode } from '../policy/mode.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { formatProblem, type Layer, PolicyError } from '../policy/policy-file.js';
@@ -29,7 +30,7 @@ export class PolicyLoadFailed extends Error {
  * With a cache (the hook's), parsed files come from it and the parser loads only on a miss.
  */
 export async function policyFor(
-  values: { policy?: string[] | undefined; cwd?: string | undefined },
+  values: LogValues & { policy?: string[] | undefined; cwd?: string | undefined },
   io: CliIO,
   consumedStdin?: string,
   cache?: PolicyCache,
@@ -47,6 +48,14 @@ export async function policyFor(
     const policy = cache
       ? await (await import('../policy/parse-cache.js')).loadPolicyFilesCached(entries, cache, { trust })
       : (await import('../policy/layers.js')).loadPolicyFiles(entries, { trust });
+    const { ownFilesOf } = await import('./own-files.js');
+    const logs = logPathsOf(values, io, cwdOf(values, io));
+    policy.ownFiles = ownFilesOf({
+      ...logs,
+      policyFiles: entries.map((e) => e.file),
+      env: io.env,
+      program: process.argv[1],
+    });
     // Said on every call, not only in the Decision: whoever runs the agent sees it too.
     for (const note of policy.notes) io.stderr.write(`toolgate: ${note}\n`);
     if (policy.hasConditions) {
@@ -130,25 +139,17 @@ export function modeOf(text: string | undefined): Mode | undefined {
  * passwords) are redacted unless --log-verbatim: a log is read by more people than the agent's
  * environment, and is easily committed; each record lists what was redacted, never the value.
  */
-export async function logFor(
-  values: { log?: string | undefined; 'log-key'?: string | undefined; 'log-verbatim'?: boolean | undefined },
-  io: CliIO,
-  cwd?: string,
-) {
-  const file = values.log ?? io.env.TOOLGATE_LOG;
-  if (file === undefined || file === '') return undefined;
-  const [{ DecisionLog }, { checkpointPathOf }, { projectRoot }] = await Promise.all([
+export async function logFor(values: LogValues, io: CliIO, cwd?: string) {
+  const { log: resolved, logKey } = logPathsOf(values, io, cwd ?? io.cwd);
+  if (resolved === undefined) return undefined;
+  const [{ DecisionLog }, { checkpointPathOf }] = await Promise.all([
     import('../audit/log.js'),
     import('../audit/checkpoint.js'),
-    import('../policy/discovery.js'),
   ]);
-  const at = (f: string) => (path.isAbsolute(f) ? f : path.resolve(projectRoot(cwd ?? io.cwd, io.env), f));
-  const resolved = at(file);
-  const keyFile = values['log-key'] ?? io.env.TOOLGATE_LOG_KEY;
   let signingKey: import('node:crypto').KeyObject | undefined;
-  if (keyFile !== undefined && keyFile !== '') {
+  if (logKey !== undefined) {
     const { readPrivateKeyFile } = await import('../audit/key-file.js');
-    signingKey = await readPrivateKeyFile(at(keyFile));
+    signingKey = await readPrivateKeyFile(logKey);
   }
   try {
     fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
@@ -160,6 +161,33 @@ export async function logFor(
   } catch (err) {
     throw logOpenError(err, resolved) ?? err;
   }
+}
+
+type LogValues = {
+  log?: string | undefined;
+  'log-key'?: string | undefined;
+  'log-verbatim'?: boolean | undefined;
+};
+
+/**
+ * The decision log and its key as absolute paths: from --log / --log-key, else $TOOLGATE_LOG /
+ * $TOOLGATE_LOG_KEY; a relative one is the project's (projectRoot from `cwd`). The one place
+ * both the log's writer (logFor) and its protection (own-files.ts) read them.
+ */
+export function logPathsOf(
+  values: LogValues,
+  io: CliIO,
+  cwd: string,
+): { log: string | undefined; logKey: string | undefined } {
+  const file = values.log ?? io.env.TOOLGATE_LOG;
+  const key = values['log-key'] ?? io.env.TOOLGATE_LOG_KEY;
+  if ((file === undefined || file === '') && (key === undefined || key === '')) {
+    return { log: undefined, logKey: undefined };
+  }
+  const root = projectRoot(cwd, io.env);
+  const at = (f: string | undefined) =>
+    f === undefined || f === '' ? undefined : path.isAbsolute(f) ? f : path.resolve(root, f);
+  return { log: at(file), logKey: file === undefined || file === '' ? undefined : at(key) };
 }
 
 /** A log that cannot be opened for a reason the caller can fix, as a usage error saying how. */

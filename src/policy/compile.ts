@@ -104,6 +104,12 @@ export interface CompiledPolicy {
   readonly digest: string;
   /** Runs `when:` conditions; attached by loadPolicy when the policy has any. */
   conditions?: import('./rule-match.js').ConditionEvaluator;
+  /**
+   * toolgate's own files for this run (its log, trust store, policy files, program): writes to
+   * them are protected (own-files.ts). Attached by the command that knows them (the CLI); not
+   * part of the digest, since they say where this run keeps things, not what the policy says.
+   */
+  ownFiles?: readonly import('./own-files.js').OwnFile[];
 }
 
 const LAYER_RANK: Readonly<Record<Layer, number>> = {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BashPart } from './bash-parts.js';
+import { type OwnFile, ownFileAt, ownFileWithin } from './own-files.js';
 import { protectedEntryOf } from './protected.js';
 
 /**
@@ -47,15 +48,36 @@ function criticalReason(p: string, home: string, root: string): string | undefin
   return undefined;
 }
 
+/** Why a write is protected: the entry or own file it touches, and what writing there would do. */
+export interface Protection {
+  /** `.git/hooks`, `.claude`, or an own file's description ("the decision log"). */
+  readonly label: string;
+  readonly why: string;
+}
+
+const RUNS_LATER = 'writing it can make code run later';
+const OWN = "it is toolgate's own: changing it would change or switch off the guard, or rewrite its record";
+
 /**
- * The protected entry a write would touch (`.git/hooks`, `.bashrc`, `.claude`, ...), if any:
- * by the path as written or where its symlinks lead (`hooks -> .git/hooks` makes
- * `hooks/pre-commit` a hook), as the sandbox checks it.
+ * The protection a write (or, with `removal`, a deletion or a move away) would break, if any:
+ * a protected entry (`.git/hooks`, `.bashrc`, `.claude`, ...) by the path as written or where
+ * its symlinks lead (`hooks -> .git/hooks` makes `hooks/pre-commit` a hook), as the sandbox
+ * checks it; or one of toolgate's own files (own-files.ts), which a deletion of the directory
+ * holding it also takes along.
  */
 export function protectedWrite(
   absolutePath: string,
   roots: readonly string[],
   realpath: (p: string) => string,
-): string | undefined {
-  return protectedEntryOf(absolutePath, roots) ?? protectedEntryOf(realpath(absolutePath), roots);
+  own: readonly OwnFile[] = [],
+  removal = false,
+): Protection | undefined {
+  const entry = protectedEntryOf(absolutePath, roots) ?? protectedEntryOf(realpath(absolutePath), roots);
+  if (entry !== undefined) return { label: entry, why: RUNS_LATER };
+  if (own.length === 0) return undefined;
+  for (const p of new Set([absolutePath, realpath(absolutePath)])) {
+    const hit = ownFileAt(p, own) ?? (removal ? ownFileWithin(p, own) : undefined);
+    if (hit !== undefined) return { label: `${hit.what} ${hit.path}`, why: OWN };
+  }
+  return undefined;
 }

@@ -52,6 +52,15 @@ const ANYWHERE: readonly string[] = [
   '.claude/!(worktrees)',
   '.claude.json',
   '.mcp.json',
+  // The other agents' settings and hook files toolgate is installed in (research: agents.md):
+  // Gemini CLI's .gemini/settings.json, Cursor's .cursor/hooks.json, Codex's ~/.codex (hooks.json,
+  // config.toml), Copilot CLI's .github/hooks/*.json, OpenCode's plugin directories.
+  '.gemini',
+  '.cursor',
+  '.codex',
+  '.github/hooks',
+  '.opencode',
+  '.config/opencode',
   '.toolgate',
   // toolgate's own cache (the default place): the hook runs the compiled code and the parsed
   // policies it finds there.
@@ -70,10 +79,18 @@ const ANYWHERE: readonly string[] = [
 const PARENTS: readonly string[] = ['.git', '.claude', '.config'];
 
 /**
- * A directory that holds `HEAD`, `objects` and `refs` is a bare repository to git, with its own
- * config: creating them at the top of a workspace plants one (Claude Code protects these too).
+ * Names protected at the top of a workspace only. A directory that holds `HEAD`, `objects` and
+ * `refs` is a bare repository to git, with its own config: creating them plants one (Claude Code
+ * protects these too).
  */
-const AT_ROOT: readonly string[] = ['HEAD', 'objects', 'refs'];
+const AT_ROOT: readonly string[] = [
+  'HEAD',
+  'objects',
+  'refs',
+  // OpenCode's project config sits at the top of the project: its permissions and plugins.
+  'opencode.json',
+  'opencode.jsonc',
+];
 
 interface Entry {
   label: string;

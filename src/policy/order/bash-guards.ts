@@ -78,10 +78,20 @@ export function linePlanMode(l: BashLine): Verdict | undefined {
 }
 
 export function partProtectedWrite(part: BashPart, l: BashLine): Verdict | undefined {
-  for (const w of [...part.writes, ...part.removes])
-    for (const p of w.paths ?? []) {
-      const entry = protectedWrite(p, l.workspace.roots, (q) => l.ctx.fs.realpath(q));
-      if (entry) return guardVerdict('ask', `${part.display} writes ${p}, a protected path (${entry})`);
-    }
+  const own = l.ctx.policy.ownFiles;
+  const realpath = (q: string) => l.ctx.fs.realpath(q);
+  for (const [refs, removal] of [
+    [part.writes, false],
+    [part.removes, true],
+  ] as const)
+    for (const w of refs)
+      for (const p of w.paths ?? []) {
+        const hit = protectedWrite(p, l.workspace.roots, realpath, own, removal);
+        if (hit)
+          return guardVerdict(
+            'ask',
+            `${part.display} writes ${p}, a protected path (${hit.label}): ${hit.why}`,
+          );
+      }
   return undefined;
 }

@@ -131,7 +131,7 @@ export const DECISION_ORDER: readonly Step[] = (
     },
     {
       name: 'protected path',
-      doc: 'guard: writes into protected paths (`.git/hooks`, `.git/config`, shell rc files, `.claude/`, `.toolgate/`) -> ask in every mode, `bypassPermissions` included (deny where no one can answer: dontAsk).',
+      doc: "guard: writes into protected paths (`.git/hooks`, `.git/config`, shell rc files, `.claude/`, `.toolgate/`, the agents' hook files) and toolgate's own files (its decision log, checkpoint, key, trust store, policy files, program; deleting a directory that holds one too) -> ask in every mode, `bypassPermissions` included (deny where no one can answer: dontAsk).",
       kind: 'restrict',
       atMost: 'ask',
       tool: toolProtectedWrite,

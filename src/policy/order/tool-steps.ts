@@ -35,9 +35,9 @@ export function toolPlanMode(c: ToolCall): Verdict | undefined {
 
 export function toolProtectedWrite(c: ToolCall): Verdict | undefined {
   if (c.access !== 'edit' || !c.file) return undefined;
-  const entry = protectedWrite(c.file, c.workspace.roots, (p) => c.ctx.fs.realpath(p));
-  if (!entry) return undefined;
-  return guardVerdict('ask', `${c.file} is a protected path (${entry}): writing it can make code run later`);
+  const hit = protectedWrite(c.file, c.workspace.roots, (p) => c.ctx.fs.realpath(p), c.ctx.policy.ownFiles);
+  if (!hit) return undefined;
+  return guardVerdict('ask', `${c.file} is a protected path (${hit.label}): ${hit.why}`);
 }
 
 export function toolAcceptEdits(c: ToolCall): Verdict | undefined {
