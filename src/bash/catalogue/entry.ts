@@ -9,7 +9,10 @@ import type { Effect, Trait } from './effect.js';
  * entry into the classifier's analyzer; the registry (registry.ts) checks entries at load.
  */
 export interface CatalogueEntry {
-  /** The command name; `aliases` are other names for the same program (gawk, mawk). */
+  /**
+   * The command name; `aliases` are other names for the same program (gawk, mawk), or programs
+   * whose knowledge is exactly this entry's (cmake and ninja run a build file as make does).
+   */
   readonly name: string;
   readonly aliases?: readonly string[];
   /** One line a reviewer reads: what it does with its arguments. */
@@ -52,6 +55,22 @@ export type Shape =
     }
   /** Its operands are files it writes; with the `append` option (id) it appends. Devices that discard are no writes. */
   | { readonly kind: 'writer'; readonly append: string }
+  /**
+   * It runs code the line does not show (a build file's recipes, a package's scripts, tests,
+   * plugins): never read-only, except a line that only asks one of `asks` (its version, its
+   * help). `downloads`: it may fetch what it runs first (npx).
+   */
+  | {
+      readonly kind: 'program';
+      readonly runs: string;
+      readonly asks: readonly string[];
+      readonly downloads?: string;
+    }
+  /**
+   * An interpreter: a line that only asks one of `asks` is read-only; code from a file, from an
+   * option (-c, -e) or from stdin is code the line does not show (the file is also read).
+   */
+  | { readonly kind: 'interpreter'; readonly asks: readonly string[] }
   /** It never ends by design (yes). */
   | { readonly kind: 'lingers'; readonly why: string }
   /**
@@ -75,4 +94,12 @@ export type EscapeAnalyzer = (ctx: CommandContext, sink: EffectSink, parsed: Par
 
 export type ShapeKind = Shape['kind'];
 
-export const SHAPES: readonly ShapeKind[] = ['printer', 'reader', 'writer', 'lingers', 'escape'];
+export const SHAPES: readonly ShapeKind[] = [
+  'printer',
+  'reader',
+  'writer',
+  'program',
+  'interpreter',
+  'lingers',
+  'escape',
+];

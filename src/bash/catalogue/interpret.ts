@@ -7,6 +7,7 @@ import {
   type OptionRules,
   type Parsed,
 } from '../commands/spec.js';
+import type { Word } from '../word.js';
 import type { Effect } from './effect.js';
 import type { CatalogueEntry, Shape } from './entry.js';
 
@@ -122,6 +123,32 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
         for (const w of parsed.operands) writeOperand(ctx, sink, w, appends);
       };
     }
+    case 'program': {
+      const { runs, asks, downloads } = shape;
+      return (ctx, sink) => {
+        if (onlyAsks(ctx.args, asks)) return;
+        if (downloads !== undefined) sink.network(`${ctx.name} ${downloads}`, false);
+        sink.opaque(`${ctx.name} ${runs}`);
+      };
+    }
+    case 'interpreter': {
+      const asks = shape.asks;
+      return (ctx, sink) => {
+        const args = ctx.args;
+        if (onlyAsks(args, asks)) return;
+        if (args.length === 0 || args.some((w) => w.value === '-')) {
+          sink.runsStdin(`${ctx.name} runs code it reads from stdin`);
+          return;
+        }
+        const file = scriptFile(args);
+        if (file) sink.read(file);
+        const shown = args
+          .map((w) => w.raw)
+          .join(' ')
+          .slice(0, 60);
+        sink.opaque(`${ctx.name} runs a program the line does not show (${shown})`);
+      };
+    }
     case 'lingers': {
       const why = shape.why;
       return (ctx, sink) => {
@@ -135,6 +162,26 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
       return (ctx, sink) => analyze(ctx, sink, applyOptions(ctx, sink, rules));
     }
   }
+}
+
+/** The line only asks for the program's version or help: every argument is one of `asks`. */
+function onlyAsks(args: readonly Word[], asks: readonly string[]): boolean {
+  return args.length > 0 && args.every((w) => asks.includes(w.value));
+}
+
+/**
+ * The script file an interpreter runs: its first operand, unless an option before it gives the
+ * code itself (`-c`, `-e`, `-E`, `-r`, `-m`, `--eval`, ...). An option's value may be taken for
+ * the file, which only reports a read too many.
+ */
+function scriptFile(args: readonly Word[]): Word | undefined {
+  for (const w of args) {
+    if (w.value === '--') continue;
+    if (/^-[a-zA-Z]*[ceErm]$|^--(eval|command|execute|module|print)\b/.test(w.value)) return undefined;
+    if (w.value.startsWith('-')) continue;
+    return w;
+  }
+  return undefined;
 }
 
 const DISCARDS = new Set(['/dev/null', '/dev/stderr', '/dev/stdout']);

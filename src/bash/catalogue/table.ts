@@ -14,6 +14,8 @@ export interface CatalogueRow {
   readonly shape: ShapeKind;
   /** The reason for a one-off analyzer (shape `escape`). */
   readonly escape?: string;
+  /** What a program or interpreter runs that the line does not show, and what only asks (read-only). */
+  readonly runs?: { readonly what: string; readonly readOnlyWhenOnly: readonly string[] };
   readonly unknownOptions: 'fail' | 'harmless';
   readonly traits: readonly string[];
   readonly options: readonly OptionRow[];
@@ -60,11 +62,15 @@ export function catalogueTable(
       : rows
           .map((r) => ({ ...r, options: r.options.filter((o) => effects.includes(o.effect)) }))
           // A one-off analyzer's own language can have any effect: always listed, with why.
-          .filter((r) => r.options.length > 0 || r.shape === 'escape');
+          .filter((r) => r.options.length > 0 || r.shape === 'escape' || (r.runs && runs(effects)));
   const legacy =
     filter.command === undefined ? registry.legacy : registry.legacy.filter((n) => n === filter.command);
   return { entries: kept, legacy };
 }
+
+/** A program or interpreter runs code: listed when the reviewer asks which commands run something. */
+const runs = (effects: readonly Effect[]): boolean =>
+  effects.includes('runs-code') || effects.includes('runs-program');
 
 function row(e: CatalogueEntry): CatalogueRow {
   const shape = e.shape;
@@ -74,6 +80,10 @@ function row(e: CatalogueEntry): CatalogueRow {
     summary: e.summary,
     shape: shape.kind,
     ...(shape.kind === 'escape' ? { escape: shape.why } : {}),
+    ...(shape.kind === 'program' ? { runs: { what: shape.runs, readOnlyWhenOnly: shape.asks } } : {}),
+    ...(shape.kind === 'interpreter'
+      ? { runs: { what: 'code from a file, an option or stdin', readOnlyWhenOnly: shape.asks } }
+      : {}),
     unknownOptions: e.unknownOptions,
     traits: e.traits ?? [],
     options: Object.entries(e.options ?? {}).map(([spec, effect]) => optionRow(spec, effect)),
@@ -95,6 +105,10 @@ export function renderCatalogue(table: CatalogueTable): string {
     out.push(`${names}  (${r.shape}; unknown options: ${r.unknownOptions})`);
     out.push(`  ${r.summary}`);
     if (r.escape) out.push(`  one-off analyzer: ${r.escape}`);
+    if (r.runs) {
+      const only = r.runs.readOnlyWhenOnly;
+      out.push(`  runs ${r.runs.what}${only.length > 0 ? `; read-only only with ${only.join(' ')}` : ''}`);
+    }
     if (r.traits.length > 0) out.push(`  traits: ${r.traits.join(', ')}`);
     const matters = r.options.filter((o) => o.effect !== 'harmless');
     const harmless = r.options.filter((o) => o.effect === 'harmless');

@@ -2,7 +2,6 @@ import { ARCHIVE } from './archive.js';
 import { BACKGROUND } from './background.js';
 import { BUILTINS } from './builtins.js';
 import { CLOUD } from './cloud.js';
-import { DEVELOPMENT } from './dev.js';
 import { EDITORS } from './editors.js';
 import { FILESYSTEM } from './fs.js';
 import { LAUNCHERS } from './launchers.js';
@@ -24,7 +23,6 @@ export const LEGACY_TABLES: Readonly<Record<string, CommandTable>> = {
   network: NETWORK,
   cloud: CLOUD,
   remote: REMOTE,
-  development: DEVELOPMENT,
   editors: EDITORS,
   archive: ARCHIVE,
   filesystem: FILESYSTEM,

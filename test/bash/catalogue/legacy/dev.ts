@@ -1,6 +1,11 @@
-import type { Word } from '../word.js';
-import { type CommandSpec, type CommandTable, type EffectSink, opaque, reader } from './spec.js';
-import { stdinScript } from './wrappers.js';
+import {
+  type CommandSpec,
+  type CommandTable,
+  type EffectSink,
+  opaque,
+  reader,
+} from '../../../../src/bash/commands/spec.js';
+import type { Word } from '../../../../src/bash/word.js';
 
 /**
  * Package managers, build tools, compilers and interpreters. Almost everything here runs code
@@ -277,5 +282,3 @@ export const DEVELOPMENT: CommandTable = {
   dc: opaque('dc can run shell commands with !'),
   code: opaque('opens an editor'),
 };
-
-void stdinScript;
