@@ -6,6 +6,19 @@
 // Drop-in: an Anthropic SDK agent loop with toolgate in the middle; decisions over HTTP;
 // Claude Code's PreToolUse and PermissionRequest hook protocols, in the registry of hook protocols.
 export { type AgentRun, type RunAgentOptions, runAgent } from './adapters/agent-loop.js';
+// The Claude Agent SDK's query(): a PreToolUse hook callback that decides every call, and canUseTool.
+export {
+  type AgentSdkCanUseTool,
+  type AgentSdkGuard,
+  type AgentSdkGuardOptions,
+  type AgentSdkHookCallback,
+  type AgentSdkHookInput,
+  type AgentSdkHookMatcher,
+  type AgentSdkPermissionResult,
+  agentSdkGuard,
+  canUseToolFrom,
+  preToolUseHookFrom,
+} from './adapters/agent-sdk.js';
 export {
   CLAUDE_PROTOCOLS,
   type ClaudeHookEvent,

@@ -18,8 +18,14 @@ export async function enforcedAnswer(
   decision: Decision,
   request: ToolRequest,
   policies: readonly string[],
-  io: CliIO,
+  io: Pick<CliIO, 'cwd'>,
   options: AnswerOptions,
+  /**
+   * What starts toolgate for the jail. Default: the same toolgate as this hook (node, its flags,
+   * a loader when run from source, main.js); a library caller (the Agent SDK guard) runs in
+   * someone else's program and names the package's own CLI.
+   */
+  toolgate: readonly string[] = [process.execPath, ...process.execArgv, process.argv[1]!],
 ): Promise<HookAnswer> {
   if (decision.behavior === 'deny' || canonicalToolName(request.tool) !== 'Bash')
     return protocol.answer(decision, options);
@@ -38,8 +44,7 @@ export async function enforcedAnswer(
   if (!probe.available) return unjailable(probe.reason ?? 'bubblewrap does not work here');
   const { jailRewrite } = await import('../adapters/jail-rewrite.js');
   const rewrite = jailRewrite(request.input, {
-    // The same toolgate as this hook: node, its flags (a loader when run from source), main.js.
-    toolgate: [process.execPath, ...process.execArgv, process.argv[1]!],
+    toolgate,
     policies: policies.map((f) => policyPath(f, io.cwd)),
     cwd: request.cwd,
     ...(request.mode ? { mode: request.mode } : {}),

@@ -21,6 +21,9 @@ describe('toolgate as a library', () => {
       'replayLog',
       'runAgent',
       'createDecisionServer',
+      'agentSdkGuard',
+      'preToolUseHookFrom',
+      'canUseToolFrom',
     ])
       expect(typeof (toolgate as Record<string, unknown>)[name], name).toBe('function');
   });
