@@ -30,6 +30,7 @@ const common = {
     'isolated-vm',
     '@anthropic-ai/sdk',
     '@modelcontextprotocol/sdk',
+    '@opentelemetry/*',
     'esbuild',
   ],
 };

@@ -57,6 +57,27 @@ export interface DecisionLogOptions {
   lock?: LockOptions;
   /** fdatasync the log before the checkpoint is replaced (survives power loss; costs a disk flush per batch). */
   durable?: boolean;
+  /** Told of every batch once it is in the file; closed with the log (src/export ships records off the machine). */
+  export?: LogExport;
+}
+
+/** What one batch put in the file. */
+export interface AppendedBatch {
+  /** The file's inode, and the byte offset of the batch's first line in it. */
+  ino: number;
+  start: number;
+  records: DecisionRecord[];
+  /** Each record's line as written, without its newline. */
+  lines: string[];
+  /** The checkpoint written after the batch, if the log keeps one. */
+  checkpoint?: Checkpoint;
+}
+
+/** An exporter of the log's records. It must not throw, nor make an append wait for the network. */
+export interface LogExport {
+  appended(batch: AppendedBatch): void;
+  /** Ships what it can before the process ends (bounded in time). */
+  close(): Promise<void>;
 }
 
 interface Pending {
@@ -133,6 +154,7 @@ export class DecisionLog {
     await this.draining;
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    await this.options.export?.close();
   }
 
   private async drain(): Promise<void> {
@@ -178,9 +200,19 @@ export class DecisionLog {
       this.writeAll(fd, data, st.size);
       if (this.options.durable) fdatasyncSync(fd);
       this.head = { seq, hash: prev, ino: st.ino, size: st.size + data.length };
-      if (this.options.checkpointPath !== undefined)
-        this.checkpoint(this.options.checkpointPath, seq, prev, bodies.length);
-      return sealed.map((s) => s.record);
+      const checkpoint =
+        this.options.checkpointPath === undefined
+          ? undefined
+          : this.checkpoint(this.options.checkpointPath, seq, prev, bodies.length);
+      const records = sealed.map((s) => s.record);
+      this.options.export?.appended({
+        ino: st.ino,
+        start: st.size,
+        records,
+        lines: sealed.map((s) => s.line),
+        ...(checkpoint !== undefined && { checkpoint }),
+      });
+      return records;
     } catch (err) {
       throw err instanceof AuditError ? err : io(this.path, err);
     } finally {
@@ -261,11 +293,11 @@ export class DecisionLog {
     }
   }
 
-  private checkpoint(path: string, count: number, head: string, batchSize: number): void {
-    let c: Checkpoint;
+  private checkpoint(path: string, count: number, head: string, batchSize: number): Checkpoint {
     try {
-      c = makeCheckpoint(count, head, this.signingKey);
+      const c = makeCheckpoint(count, head, this.signingKey);
       writeCheckpoint(path, c, this.options.durable === true);
+      return c;
     } catch (err) {
       const first = count - batchSize + 1;
       throw new AuditError(

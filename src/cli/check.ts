@@ -22,7 +22,7 @@ Prints the decision: allow, ask or deny, and why.
   --fail-on deny|ask  exit 1 when a decision is that strict or stricter (for CI and scripts)
   --policy F          repeatable, first is highest; else .toolgate/policy.yaml and friends,
                       else the embedded default
-  --mode M  --cwd D  --json  --explain  --log FILE [--log-key KEY]
+  --mode M  --cwd D  --json  --explain  --log FILE [--log-key KEY] [--otlp URL]
 
 Exit status: 0 decided; 1 a decision at or above --fail-on, or bad input lines (--stdin);
 2 usage or policy errors.

@@ -19,7 +19,7 @@ import { onStopSignal, signalExitCode } from './stop-signals.js';
 /** Past the sandbox's kill grace (2 s), so that aborted calls are answered before the exit. */
 const EXEC_STOP_GRACE_MS = 5_000;
 
-const HELP = `usage: toolgate exec [--policy F]... [--mode M] [--cwd D] [--trace] [--log FILE [--log-key KEY] [--log-verbatim]] [--hooks FILE] [--json]
+const HELP = `usage: toolgate exec [--policy F]... [--mode M] [--cwd D] [--trace] [--log FILE [--log-key KEY] [--log-verbatim] [--otlp URL]] [--hooks FILE] [--json]
 
 Runs tool_use blocks through the whole pipeline (validation, hooks, decision, sandbox,
 scheduling) with the built-in tools. Reads the blocks from stdin, as one JSON array or one

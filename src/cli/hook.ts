@@ -10,7 +10,7 @@ import { Reexecuted } from './reexec.js';
 import { failureMessage } from './run-command.js';
 import { readStdin, writeStdout } from './stdio.js';
 
-const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim]] [--warm] [--enforce] [--agent NAME]
+const HELP = `usage: toolgate hook [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim] [--otlp URL]] [--warm] [--enforce] [--agent NAME]
 
 A Claude Code PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides with
 the policy, and writes Claude Code's answer on stdout: for PreToolUse

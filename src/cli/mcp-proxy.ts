@@ -14,7 +14,7 @@ import {
   policyFor,
 } from './policy-args.js';
 
-const HELP = `usage: toolgate mcp-proxy [--policy F]... [--name SERVER] [--log FILE [--log-key KEY] [--log-verbatim]] [--mode M] [--cwd D]
+const HELP = `usage: toolgate mcp-proxy [--policy F]... [--name SERVER] [--log FILE [--log-key KEY] [--log-verbatim] [--otlp URL]] [--mode M] [--cwd D]
                           [--ask deny|allow] -- SERVER_COMMAND [ARG]...
 
 An MCP stdio server that guards another one. It starts SERVER_COMMAND, speaks MCP to it, and

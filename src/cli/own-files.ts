@@ -30,6 +30,9 @@ export function ownFilesOf(options: {
     // The lock serializes writers; the checkpoint (audit/checkpoint.ts) is what verify trusts.
     add(`${options.log}.lock`, "the decision log's lock");
     add(`${options.log}.checkpoint`, "the decision log's checkpoint");
+    // The export cursor (src/export/cursor.ts): moved on, records would never leave the machine.
+    add(`${options.log}.exported`, "the decision log's export cursor");
+    add(`${options.log}.exported.lock`, "the decision log's export lock");
   }
   add(options.logKey, "the decision log's signing key");
   add(trustStorePath(options.env, os.homedir()), 'the trust store');

@@ -19,6 +19,7 @@ export const POLICY_OPTIONS = {
   log: { type: 'string' },
   'log-key': { type: 'string' },
   'log-verbatim': { type: 'boolean' },
+  otlp: { type: 'string' },
 } as const;
 
 export class PolicyLoadFailed extends Error {
@@ -138,10 +139,17 @@ export function modeOf(text: string | undefined): Mode | undefined {
  * unsigned without anyone noticing. Secrets (tokens, keys, Authorization headers, URL
  * passwords) are redacted unless --log-verbatim: a log is read by more people than the agent's
  * environment, and is easily committed; each record lists what was redacted, never the value.
+ * With --otlp URL or $TOOLGATE_OTLP_ENDPOINT its records and checkpoints are also exported
+ * to that OTLP/HTTP collector (src/export), after they are in the file.
  */
 export async function logFor(values: LogValues, io: CliIO, cwd?: string) {
   const { log: resolved, logKey } = logPathsOf(values, io, cwd ?? io.cwd);
-  if (resolved === undefined) return undefined;
+  if (resolved === undefined) {
+    // The records exported are the log's (seq, hash, prev): there is nothing to export without one.
+    if (values.otlp !== undefined)
+      throw new UsageError('--otlp exports the decision log', 'give --log FILE (or TOOLGATE_LOG) too');
+    return undefined;
+  }
   const [{ DecisionLog }, { checkpointPathOf }] = await Promise.all([
     import('../audit/log.js'),
     import('../audit/checkpoint.js'),
@@ -151,12 +159,26 @@ export async function logFor(values: LogValues, io: CliIO, cwd?: string) {
     const { readPrivateKeyFile } = await import('../audit/key-file.js');
     signingKey = await readPrivateKeyFile(logKey);
   }
+  const otlp = values.otlp ?? io.env.TOOLGATE_OTLP_ENDPOINT;
+  let exporter: import('../audit/log.js').LogExport | undefined;
+  if (otlp !== undefined && otlp !== '') {
+    const { openExport } = await import('../export/open.js');
+    try {
+      exporter = openExport(otlp, resolved, (m) => io.stderr.write(`toolgate: ${m}\n`));
+    } catch (err) {
+      throw new UsageError(
+        `--otlp: ${err instanceof Error ? err.message : String(err)}`,
+        "give the collector's OTLP/HTTP URL, e.g. http://127.0.0.1:4318",
+      );
+    }
+  }
   try {
     fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
     return await DecisionLog.open(resolved, {
       checkpointPath: checkpointPathOf(resolved),
       redact: values['log-verbatim'] !== true,
       ...(signingKey !== undefined && { signingKey }),
+      ...(exporter !== undefined && { export: exporter }),
     });
   } catch (err) {
     throw logOpenError(err, resolved) ?? err;
@@ -167,6 +189,7 @@ type LogValues = {
   log?: string | undefined;
   'log-key'?: string | undefined;
   'log-verbatim'?: boolean | undefined;
+  otlp?: string | undefined;
 };
 
 /**

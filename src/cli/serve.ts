@@ -13,7 +13,7 @@ import { onStopSignal } from './stop-signals.js';
 /** How long requests in flight may take to finish after SIGTERM before they are cut. */
 const SERVE_STOP_GRACE_MS = 5_000;
 
-const HELP = `usage: toolgate serve [--port P] [--host H] | [--socket S]  [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim]] [--max-body BYTES]
+const HELP = `usage: toolgate serve [--port P] [--host H] | [--socket S]  [--policy F]... [--log FILE [--log-key KEY] [--log-verbatim] [--otlp URL]] [--max-body BYTES]
 
 Answers decisions from a warm process over HTTP (loopback by default, or a unix socket):
   POST /hook     Claude Code http hook (hook JSON in, hook JSON out; failures answer deny)
