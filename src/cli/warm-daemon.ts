@@ -69,13 +69,19 @@ export async function serveWarmHooks(
   const refused = await listen(net, server, socket);
   if (refused !== undefined) {
     process.stderr.write(`toolgate hook-warm: not listening on ${socket}: ${refused}\n`);
+    // Another warm process answers there: this start did not fail, and holds no start off.
+    if (refused === ANOTHER_ANSWERS) settled(socket);
     return 0;
   }
-  const ours = fs.lstatSync(socket).ino;
+  let ours: bigint | number;
   try {
-    // Started: the hook that started it throttles starts by this log's age (warm-client.ts).
-    fs.utimesSync(`${socket}.log`, 0, 0);
-  } catch {}
+    ours = fs.lstatSync(socket).ino;
+  } catch {
+    // Removed between listen and here (another start took the name): not ours to serve.
+    server.close();
+    return 0;
+  }
+  settled(socket);
   const stopped = new Promise<number>((resolve) => server.once('close', () => resolve(0)));
   function stop(why: string): void {
     process.stderr.write(`toolgate hook-warm: leaving (${why})\n`);
@@ -84,6 +90,9 @@ export async function serveWarmHooks(
     try {
       if (fs.lstatSync(socket).ino === ours) fs.unlinkSync(socket);
     } catch {}
+    // Leaving is not a failed start: the next call must start a warm process at once, not
+    // wait out the throttle because this line just made the log young again.
+    settled(socket);
   }
   rearm();
   const check = setInterval(
@@ -100,6 +109,20 @@ export async function serveWarmHooks(
   check.unref();
   server.once('close', () => clearInterval(check));
   return stopped;
+}
+
+const ANOTHER_ANSWERS = 'another warm process answers there';
+
+/**
+ * The log's age is how the hook that starts a warm process throttles starts (warm-client.ts):
+ * a young log is a start not yet confirmed. Once this process listens, leaves, or finds another
+ * one answering, no start is pending: the log is aged (its mtime set to the epoch), after
+ * whatever was just written to it, since every write makes it young again.
+ */
+function settled(socket: string): void {
+  try {
+    fs.utimesSync(`${socket}.log`, 0, 0);
+  } catch {}
 }
 
 /**
@@ -127,7 +150,7 @@ async function listen(
   if (err?.code === 'EADDRINUSE') {
     if (!privateToUser(socket, 'socket'))
       return 'something else of that name is there, and not ours to remove';
-    if (await answers(net, socket)) return 'another warm process answers there';
+    if (await answers(net, socket)) return ANOTHER_ANSWERS;
     try {
       fs.unlinkSync(socket);
     } catch {}

@@ -142,9 +142,15 @@ async function source(cwd: string, stdin: string, args: string[] = []) {
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function sameAnswers(cwd: string): Promise<void> {
-  const expected = await Promise.all(requests(cwd).map((r) => source(cwd, r)));
+/** What the hook answers by itself to each of `requests(cwd)`. */
+const answersOf = (cwd: string) => Promise.all(requests(cwd).map((r) => source(cwd, r)));
+
+function answersAre(cwd: string, expected: Awaited<ReturnType<typeof answersOf>>): void {
   for (const [i, r] of requests(cwd).entries()) expect({ i, ...warm(cwd, r) }).toEqual({ i, ...expected[i] });
+}
+
+async function sameAnswers(cwd: string): Promise<void> {
+  answersAre(cwd, await answersOf(cwd));
 }
 
 describe('toolgate hook --warm', () => {
@@ -154,15 +160,21 @@ describe('toolgate hook --warm', () => {
       path.join(ws, '.toolgate', 'policy.yaml'),
       'version: 1\nextends: builtin:default\nrules:\n  - allow: "Bash(npm test)"\n',
     );
+    // All the answers to compare with first: a loaded machine can take longer over them than
+    // the warm process waits idle (IDLE_MS), and one that left could not have answered.
+    const [inWs, inOther] = await Promise.all([answersOf(ws), answersOf(other)]);
     expect(sockets()).toEqual([]);
-    await sameAnswers(ws); // no warm process yet: decided here, one is started
-    await until('the warm process listens', () => sockets().length === 1);
-    expect(warmPids().length).toBe(1);
-    await sameAnswers(ws);
+    answersAre(ws, inWs); // no warm process yet: decided here, one is started
+    // (a call that found no socket while it was starting may have started a second, which
+    // leaves at once when it finds this one answering)
+    await until('the warm process listens', () => sockets().length === 1 && warmPids().length === 1);
+    const [pid] = warmPids();
+    expect(warmPids()).toEqual([pid]);
+    answersAre(ws, inWs);
     // each call is decided in its caller's directory, with that project's policy
-    await sameAnswers(other);
-    expect(warmPids().length).toBe(1);
-  }, 120_000);
+    answersAre(other, inOther);
+    expect(warmPids()).toEqual([pid]);
+  }, 300_000); // 40 hook processes: on a loaded 2-core machine, over two minutes
 
   it('is the warm process that answers, and it sees a policy edit on the next call', async () => {
     await running();
@@ -200,6 +212,7 @@ describe('toolgate hook --warm', () => {
       'version: 1\nextends: builtin:default\n',
     );
     await running();
+    const first = sockets()[0];
     // Another user config directory: the other environment's user layer denies reads.
     const otherEnv = { ...env, XDG_CONFIG_HOME: path.join(base, 'other-config') };
     fs.mkdirSync(path.join(otherEnv.XDG_CONFIG_HOME, 'toolgate'), { recursive: true });
@@ -224,7 +237,8 @@ describe('toolgate hook --warm', () => {
         stdout: expected.stdout,
         stderr: expected.stderr,
       });
-      if (i === 0) await until('a second warm process listens', () => sockets().length === 2);
+      // (the first one may have left idle meanwhile on a loaded machine: it is not counted)
+      if (i === 0) await until('a second warm process listens', () => sockets().some((s) => s !== first));
     }
     // and the first environment's calls are still answered without the managed policy
     expect(JSON.parse(warm(ws, read).stdout).hookSpecificOutput.permissionDecision).toBe('allow');
@@ -335,9 +349,13 @@ describe('toolgate hook --warm', () => {
     await until('a warm process runs again', () => warmPids().length === 1);
   }, 120_000);
 
-  it('exits when idle, and removes its socket', async () => {
+  it('exits when idle, and removes its socket; the next call starts one at once', async () => {
     await running();
     await until('it has exited, idle', () => warmPids().length === 0);
     expect(sockets()).toEqual([]);
+    // leaving is no failed start: the once-a-minute hold-off does not apply
+    const read = requests(ws)[0]!;
+    expect(warm(ws, read)).toEqual(await source(ws, read));
+    await until('a warm process runs again', () => warmPids().length === 1 && sockets().length === 1);
   }, 120_000);
 });
