@@ -61,6 +61,7 @@ export {
 } from './adapters/mcp-proxy.js';
 export { mcpResourceTools } from './adapters/mcp-resource-tools.js';
 export { callToolResultBlock, type McpToolInfo, mcpTool } from './adapters/mcp-tool.js';
+export { type OpencodePluginOptions, opencodePlugin } from './adapters/opencode-plugin.js';
 // The decision log.
 export { DecisionLog, type DecisionLogOptions } from './audit/log.js';
 export { type DecisionRecord, requestOf } from './audit/record.js';

@@ -3,6 +3,7 @@ import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
 import type { AnswerOptions, HookProtocol } from './hook-protocol.js';
+import { type Args, absolute, searchPath, workdir } from './tool-args.js';
 import { unaskable } from './unaskable.js';
 
 /**
@@ -52,8 +53,6 @@ export function geminiAnswer(decision: Decision, options?: AnswerOptions): Gemin
   return { decision: answered.behavior, reason: reasonOf(answered) };
 }
 
-type Args = Readonly<Record<string, unknown>>;
-
 /**
  * Gemini's built-in tools (names and parameters as in @google/gemini-cli 0.61.0's
  * `*_TOOL_NAME` / `PARAM_*` constants; the name mapping is Gemini's own `hooks migrate
@@ -67,7 +66,7 @@ const GEMINI_TOOLS: Readonly<
   run_shell_command: (a, cwd) => ({
     tool: 'Bash',
     input: { command: a.command },
-    ...(typeof a.dir_path === 'string' && a.dir_path !== '' ? { cwd: path.resolve(cwd, a.dir_path) } : {}),
+    ...workdir(a.dir_path, cwd),
   }),
   read_file: (a, cwd) => ({ tool: 'Read', input: { file_path: absolute(a.file_path, cwd) } }),
   write_file: (a, cwd) => ({
@@ -83,27 +82,18 @@ const GEMINI_TOOLS: Readonly<
       ...(a.allow_multiple === true ? { replace_all: true } : {}),
     },
   }),
-  glob: (a, cwd) => ({ tool: 'Glob', input: { pattern: a.pattern, ...dirPath(a, cwd) } }),
+  glob: (a, cwd) => ({ tool: 'Glob', input: { pattern: a.pattern, ...searchPath(a.dir_path, cwd) } }),
   grep_search: (a, cwd) => ({
     tool: 'Grep',
     input: {
       pattern: a.pattern,
-      ...dirPath(a, cwd),
+      ...searchPath(a.dir_path, cwd),
       ...(typeof a.include_pattern === 'string' ? { glob: a.include_pattern } : {}),
     },
   }),
   // listing a directory reads what a Glob of `*` there reads, and toolgate has no LS tool
   list_directory: (a, cwd) => ({ tool: 'Glob', input: { pattern: '*', path: absolute(a.dir_path, cwd) } }),
 };
-
-/** A relative path made absolute against the hook's cwd; anything else is left for the tool's shape check. */
-function absolute(p: unknown, cwd: string): unknown {
-  return typeof p === 'string' && p !== '' ? path.resolve(cwd, p) : p;
-}
-
-function dirPath(a: Args, cwd: string): { path?: unknown } {
-  return a.dir_path === undefined ? {} : { path: absolute(a.dir_path, cwd) };
-}
 
 function geminiRequest(p: Readonly<Record<string, unknown>>): ToolRequest | string {
   const { tool_name: name, tool_input: input, cwd } = p;

@@ -1,8 +1,10 @@
 import { CLAUDE_PROTOCOLS } from './claude-hook.js';
 import { codexPreToolUse } from './codex-hook.js';
+import { copilotPreToolUse } from './copilot-hook.js';
 import { cursorBeforeShellExecution } from './cursor-hook.js';
 import { geminiBeforeTool } from './gemini-hook.js';
 import type { HookProtocol } from './hook-protocol.js';
+import { opencodeToolBefore } from './opencode-hook.js';
 
 /**
  * Every hook protocol `toolgate hook` and `serve`'s /hook answer, tried in order; a payload none
@@ -15,6 +17,8 @@ export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
   ...CLAUDE_PROTOCOLS,
   geminiBeforeTool,
   cursorBeforeShellExecution,
+  copilotPreToolUse,
+  opencodeToolBefore,
 ];
 
 /**

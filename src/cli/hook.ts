@@ -24,7 +24,10 @@ beforeShellExecution, as {"permission", "user_message", "agent_message"}, and Co
 PreToolUse (told apart by its turn_id; an allow is answered with nothing, as Codex refuses a bare
 allow, and its permission_mode is ignored: codex exec always sends bypassPermissions). Any other
 payload (another event, an agent toolgate does not answer) is blocked with exit 2. --agent NAME
-(claude-code, gemini-cli, cursor, codex) answers only that agent's protocols and blocks every other payload.
+(claude-code, gemini-cli, cursor, codex, copilot, opencode) answers only that agent's protocols and
+blocks every other payload. Copilot CLI's preToolUse ({toolName, toolArgs}) is answered with
+{permissionDecision, permissionDecisionReason}, and a failure with a deny (Copilot skips a failed
+hook); opencode's calls come from toolgate's plugin (toolgate init --agent opencode).
 Where an agent cannot put toolgate's ask to a person (Codex ignores it, headless Gemini waits for
 ever), the ask is answered as a deny with the reason; --agent-asks passes it on instead (Gemini:
 its prompt; Codex: no answer, so its own approval settings decide).
