@@ -6,6 +6,7 @@ import type {
   Analyzer,
   CommandContext,
   EffectSink,
+  RemoveHow,
   RunOptions,
   ScriptOptions,
   TreeRead,
@@ -42,6 +43,8 @@ export interface CommandReport {
   readonly readTrees: readonly { readonly root: Word; readonly how: TreeRead }[];
   readonly writes: readonly WriteTarget[];
   readonly removes: readonly Word[];
+  /** Those of `removes` it deletes with everything below them (RemoveHow 'tree'). */
+  readonly removeTrees: readonly Word[];
   /** Why it is not read-only (empty when it is). */
   readonly notReadOnly: readonly string[];
   /** The same, typed: one finding per entry of `notReadOnly`, in the same order. */
@@ -482,6 +485,7 @@ class ReportBuilder implements EffectSink {
   private trees: { root: Word; how: TreeRead }[] | undefined;
   private writes: WriteTarget[] | undefined;
   private removes: Word[] | undefined;
+  private removeTrees: Word[] | undefined;
   private notRO: string[] | undefined;
   private found: Finding[] | undefined;
   private traitList: Trait[] | undefined;
@@ -561,8 +565,9 @@ class ReportBuilder implements EffectSink {
     if (how === 'overwrite' || how === 'modify') this.destructive = push(this.destructive, why);
   }
 
-  remove(target: Word, why: string): void {
+  remove(target: Word, why: string, how: RemoveHow = 'entry'): void {
     this.removes = push(this.removes, target);
+    if (how === 'tree') this.removeTrees = push(this.removeTrees, target);
     this.finding('removes', why);
     this.destructive = push(this.destructive, why);
   }
@@ -629,6 +634,7 @@ class ReportBuilder implements EffectSink {
       readTrees: this.trees ?? NONE,
       writes: this.writes ?? NONE,
       removes: this.removes ?? NONE,
+      removeTrees: this.removeTrees ?? NONE,
       notReadOnly: this.notRO ?? NONE,
       findings: this.found ?? NONE,
       traits: this.traitList ?? NONE,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CommandReport, LineAnalysis } from '../bash/analyze.js';
 import type { CwdSet } from '../bash/command-line.js';
-import type { TreeRead } from '../bash/commands/spec.js';
+import type { TreeRead, WriteHow } from '../bash/commands/spec.js';
 import { variableRisk } from '../bash/environment.js';
 import { isDynamic, type Word } from '../bash/word.js';
 import type { FileSystemView } from './fs-view.js';
@@ -22,6 +22,12 @@ export interface PathRef {
 
 export interface WriteRef extends PathRef {
   readonly viaRedirect: boolean;
+  readonly how: WriteHow;
+}
+
+export interface RemoveRef extends PathRef {
+  /** It goes with everything below it (`rm -r`, `find -delete`, `rsync --delete`). */
+  readonly tree: boolean;
 }
 
 /** A host a command connects to (see EffectSink.destination). */
@@ -70,11 +76,10 @@ export interface BashPart {
   /** Directories it reads every file below (grep -r, rg, tar -c), also among `reads`. */
   readonly readTrees: readonly (PathRef & { readonly how: TreeRead })[];
   readonly writes: readonly WriteRef[];
-  readonly removes: readonly PathRef[];
+  readonly removes: readonly RemoveRef[];
   readonly hosts: readonly HostRef[];
   /** The directories it may run in; undefined when a `cd` made that unknown. */
   readonly cwds: readonly string[] | undefined;
-  readonly recursive: boolean;
   /**
    * Whether an allow rule may approve it: not when what it runs is not what the rule names
    * (the command's knowledge says so with the `no-prefix-allow` trait).
@@ -130,11 +135,10 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
       ),
       reads: report.reads.map(resolve),
       readTrees: report.readTrees.map((t) => ({ ...resolve(t.root), how: t.how })),
-      writes: report.writes.map((w) => ({ ...resolve(w.target), viaRedirect: w.viaRedirect })),
-      removes: report.removes.map(resolve),
+      writes: report.writes.map((w) => ({ ...resolve(w.target), viaRedirect: w.viaRedirect, how: w.how })),
+      removes: report.removes.map((w) => ({ ...resolve(w), tree: report.removeTrees.includes(w) })),
       hosts: report.hosts.map(hostRef),
       cwds,
-      recursive: words.some((w) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(w.value)),
       prefixAllowable: !report.traits.includes('no-prefix-allow'),
     };
   });

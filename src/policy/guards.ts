@@ -4,9 +4,12 @@ import { type OwnFile, ownFileAt, ownFileWithin } from './own-files.js';
 import { protectedEntryOf } from './protected.js';
 
 /**
- * Checks that no allow rule, hook or mode lifts (bypass included): deleting `/`, a top-level
- * directory, the home directory, or the workspace root and its parents. Claude Code calls these
- * critical paths; it asks, and so does toolgate (dontAsk turns that into deny).
+ * Checks that no allow rule, hook or mode lifts (bypass included), by what a command does, not
+ * its name: deleting `/`, a top-level directory, the home directory, or the workspace root and
+ * its parents (`rm -rf /`, `find ~ -delete`, `rsync --delete e/ /`, `mv ~ x`, `unlink /home`);
+ * deleting a tree only known at run time (`rm -rf "$X"`, `fd -X rm -rf`); overwriting a disk
+ * (`dd of=/dev/sda`, `mkfs /dev/sda`, `> /dev/nvme0n1`). Claude Code calls the first critical
+ * paths; it asks, and so does toolgate (dontAsk turns that into deny; a policy may say deny).
  */
 export function criticalRemoval(
   part: BashPart,
@@ -14,12 +17,10 @@ export function criticalRemoval(
   workspaceRoot: string,
   realpath: (p: string) => string,
 ): string | undefined {
-  if (part.name !== 'rm' && part.name !== 'rmdir') return undefined;
   for (const target of part.removes) {
     if (target.paths === undefined) {
-      if (part.recursive || part.name === 'rmdir') {
-        return `${part.display} deletes "${target.raw}", a location only known at run time, recursively`;
-      }
+      if (target.tree)
+        return `${part.display} deletes "${target.raw}", a location only known at run time, with everything below it`;
       continue;
     }
     // Through symlinks too: deleting the real directory behind a linked workspace is just as bad.
@@ -36,7 +37,28 @@ export function criticalRemoval(
       }
     }
   }
+  for (const w of part.writes) {
+    if (w.how !== 'overwrite' && w.how !== 'modify') continue;
+    for (const p of w.paths ?? []) {
+      for (const candidate of new Set([path.resolve(p), realpath(path.resolve(p))])) {
+        if (isDisk(candidate)) return `${part.display} would overwrite the device ${candidate}`;
+      }
+    }
+  }
   return undefined;
+}
+
+/**
+ * Device files whose writing destroys no data: the sinks and sources, terminals, and the
+ * directories of descriptors, pseudo-terminals, shared memory and message queues. Every other
+ * name under /dev is taken for a disk (sda, nvme0n1, mmcblk0, dm-0, mapper/x, disk/by-id/x,
+ * mem): fail closed on names this list does not know.
+ */
+const HARMLESS_DEVICE =
+  /^\/dev\/(null|zero|full|random|urandom|tty\d*|ttyS\d+|pts\/.*|ptmx|console|stdin|stdout|stderr|fd\/.*|shm\/.*|mqueue\/.*)$/;
+
+function isDisk(p: string): boolean {
+  return p.startsWith('/dev/') && !HARMLESS_DEVICE.test(p);
 }
 
 function criticalReason(p: string, home: string, root: string): string | undefined {

@@ -296,12 +296,14 @@ function linkTargets(w: Word, at: Word, atIsDirectory: boolean, ids: Set<string>
   }
 }
 
-function remover(options: readonly string[], verb: string): CommandSpec {
+/** `recursive`: the option (id) with which it deletes each operand with everything below it. */
+function remover(options: readonly string[], verb: string, recursive?: string): CommandSpec {
   const rules: OptionRules = { options, anyOption: true };
   return {
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, rules);
-      for (const w of parsed.operands) sink.remove(w, `${ctx.name} ${verb} ${w.raw}`);
+      const how = parsed.options.some((o) => o.id === recursive) ? 'tree' : 'entry';
+      for (const w of parsed.operands) sink.remove(w, `${ctx.name} ${verb} ${w.raw}`, how);
     },
   };
 }
@@ -320,6 +322,7 @@ const rm = remover(
     'v|verbose',
   ],
   'deletes',
+  'recursive',
 );
 const rmdir = remover(['ignore-fail-on-non-empty', 'p|parents', 'v|verbose'], 'deletes');
 const unlink = remover([], 'deletes');

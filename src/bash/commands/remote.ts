@@ -379,7 +379,7 @@ const rsync: CommandSpec = {
     sink.write(dest, 'overwrite', `rsync writes into ${dest.raw}`);
     for (const src of ops) sink.read(src);
     if ([...ids].some((id) => id.startsWith('delete')))
-      sink.remove(dest, 'rsync --delete deletes files at the destination');
+      sink.remove(dest, 'rsync --delete deletes files at the destination', 'tree');
     if (ids.has('remove-source-files'))
       for (const src of ops) sink.remove(src, 'rsync --remove-source-files deletes the sources');
   },

@@ -271,7 +271,38 @@ const FIND_NO_ARG = new Set([
   'version',
 ]);
 const FIND_WRITE_ONE = new Set(['fprint', 'fprint0', 'fls']);
+/**
+ * Primaries that pick no files out (options, actions that print, `-type`): with only these
+ * before it, `-delete` deletes each starting point with everything below it. Any other test
+ * selects (`-name '*.o'`), unless an operator could turn it around (`!`, `-o`, `,`).
+ */
+const FIND_SELECTS_NOTHING = new Set([
+  'type',
+  'xtype',
+  'depth',
+  'd',
+  'maxdepth',
+  'mindepth',
+  'mount',
+  'xdev',
+  'follow',
+  'noleaf',
+  'warn',
+  'nowarn',
+  'ignore_readdir_race',
+  'noignore_readdir_race',
+  'daystart',
+  'regextype',
+  'print',
+  'print0',
+  'true',
+  'a',
+  'and',
+]);
+const FIND_TURNS_AROUND = new Set(['!', ',', '-not', '-o', '-or']);
 const FIND_EXEC = new Set(['exec', 'execdir', 'ok', 'okdir']);
+
+const DOT: Word = { value: '.', raw: '.', expansions: [], dynamicStart: false };
 
 const find: CommandSpec = {
   analyze(ctx, sink) {
@@ -292,14 +323,15 @@ const find: CommandSpec = {
       starts.push(w);
       i++;
     }
-    for (const s of starts.length > 0
-      ? starts
-      : [{ value: '.', raw: '.', expansions: [], dynamicStart: false } as Word]) {
-      sink.read(s);
-    }
+    for (const s of starts.length > 0 ? starts : [DOT]) sink.read(s);
+    // Whether the expression so far picks files out (see FIND_SELECTS_NOTHING).
+    let selects = false;
+    let turned = false;
     while (i < args.length) {
       const w = args[i]!;
       const v = w.value;
+      if (FIND_TURNS_AROUND.has(v)) turned = true;
+      else if (v.startsWith('-') && v !== '-delete' && !FIND_SELECTS_NOTHING.has(v.slice(1))) selects = true;
       if (wordMayBeOption(w, ctx.line)) {
         sink.notUnderstood(`find: "${w.raw}" is only known at run time and could be an action`);
         i++;
@@ -327,10 +359,14 @@ const find: CommandSpec = {
       } else if (name === 'delete') {
         // Claude Code never approves find with an action by a prefix rule.
         sink.trait('no-prefix-allow');
-        sink.remove(
-          { value: '(every file found)', raw: '-delete', expansions: ['glob'], dynamicStart: false },
-          'find -delete deletes every file it finds',
-        );
+        if (selects && !turned)
+          sink.remove(
+            { value: '(every file found)', raw: '-delete', expansions: ['glob'], dynamicStart: false },
+            'find -delete deletes every file it finds',
+          );
+        else
+          for (const s of starts.length > 0 ? starts : [DOT])
+            sink.remove(s, `find -delete deletes ${s.raw} and everything below it`, 'tree');
         i++;
       } else if (FIND_EXEC.has(name)) {
         let end = i + 1;

@@ -27,6 +27,13 @@ export type WriteHow =
   /** Changes metadata only: permissions, owner, timestamps (chmod, chown). */
   | 'attributes';
 
+/**
+ * What a deletion takes: the named file or directory (`rm f`, `rmdir d`, `unlink f`, a moved
+ * source), or it and everything below it (`rm -r`, `find X -delete`, `rsync --delete`'s
+ * destination). The policy's critical guard reads this instead of a command's name.
+ */
+export type RemoveHow = 'entry' | 'tree';
+
 /** How a command walks a directory tree it reads (see EffectSink.readTree). */
 export interface TreeRead {
   /** It leaves out files and directories whose names start with a dot (rg, ag by default). */
@@ -44,7 +51,7 @@ export interface EffectSink {
    */
   readTree(root: Word, how: TreeRead): void;
   write(target: Word, how: WriteHow, why: string): void;
-  remove(target: Word, why: string): void;
+  remove(target: Word, why: string, how?: RemoveHow): void;
   /** A command the line shows, run by this one (wrappers, xargs, find -exec). */
   run(argv: readonly Word[], via: string, opts?: RunOptions): void;
   /**

@@ -71,7 +71,7 @@ export const DECISION_ORDER: readonly Step[] = (
     },
     {
       name: 'critical removal',
-      doc: "guard: `rm`/`rmdir` of `/`, a top-level directory, `$HOME`, the workspace root or its parents -> ask, or deny where the policy's `guards:` says so.",
+      doc: 'guard: a command the classifier reports as deleting `/`, a top-level directory, `$HOME`, the workspace root or its parents (`rm -rf /`, `find ~ -delete`, `rsync --delete e/ /`, `mv ~ x`), deleting a tree only known at run time (`rm -rf "$X"`), or overwriting a disk (`dd of=/dev/sda`, `mkfs`) -> ask, or deny where the policy\'s `guards:` says so.',
       kind: 'restrict',
       atMost: 'deny',
       part: partCriticalRemoval,
