@@ -1,6 +1,6 @@
 import type { CommandLine } from './command-line.js';
 import { setOperands } from './positionals.js';
-import type { Word } from './word.js';
+import type { Leading, Word } from './word.js';
 
 /**
  * Whether a word only known at run time could turn into an option (`-o /etc/x`). The threat is
@@ -10,9 +10,15 @@ import type { Word } from './word.js';
  * prints something that cannot start with a dash (a hash, a ref name, an absolute path).
  */
 export function wordMayBeOption(word: Word, line: CommandLine): boolean {
+  // `a$x`: the value of $x is split into words of its own, any of which may be an option.
+  if (word.splitLeads?.some((l) => leadMayBeOption(l, line))) return true;
   if (!word.dynamicStart) return false;
   const lead = word.leading;
   if (lead === undefined) return true;
+  return leadMayBeOption(lead, line);
+}
+
+function leadMayBeOption(lead: Leading, line: CommandLine): boolean {
   switch (lead.kind) {
     // `~` is the home directory, `~user` theirs: absolute paths. (`~+`, `~-`, `~N` lead as the
     // variables PWD, OLDPWD, DIRSTACK, which the line may set.)

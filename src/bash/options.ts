@@ -79,7 +79,7 @@ export function parseOptions(
   words: readonly Word[],
   table: OptionTable,
   opts: ParseOptions = {},
-  mayBeOption: OptionRisk = (w) => w.dynamicStart,
+  mayBeOption: OptionRisk = (w) => w.dynamicStart || w.splitLeads !== undefined,
 ): ParsedArgs {
   const permute = opts.permute ?? true;
   const numericOption = opts.numericOption;
@@ -106,6 +106,8 @@ export function parseOptions(
       i++;
       continue;
     }
+    // `a$x` is itself what it shows, but the words $x splits into may be options.
+    if (w.splitLeads !== undefined && mayBeOption(w)) dynamicOptions.push(w);
     if (v.length > 1 && v[0] === '-' && w.expansions.length > 0 && !optionNameIsStatic(w)) {
       // `-$X` or `--o$X`: the option itself is only known at run time.
       dynamicOptions.push(w);

@@ -998,12 +998,15 @@ class Walker {
     // Literal text is whatever lies between the expansions, so spaces inside tokens survive.
     let pos = inner.start + 1;
     const end = inner.end - 1;
+    const outer = b.quoted;
+    b.quoted = true;
     for (const child of inner.children) {
       if (child.type === 'string_content' || !child.named) continue;
       if (child.start > pos) b.literal(decodeDoubleQuoted(this.source.slice(pos, child.start)), false);
       this.expandInto(b, child, ctx);
       pos = Math.max(pos, child.end);
     }
+    b.quoted = outer;
     if (end > pos) b.literal(decodeDoubleQuoted(this.source.slice(pos, end)), false);
     else if (inner.end - inner.start === 2) b.literal('', false);
   }
@@ -1239,7 +1242,11 @@ class Walker {
           if (c.type === 'variable_name' && target === undefined) target = this.text(c);
           else if (c.named) this.arithmeticExpression(c, ctx);
         }
-        if (target !== undefined) this.arithmetic = addTo(this.arithmetic, target);
+        if (target !== undefined) {
+          this.arithmetic = addTo(this.arithmetic, target);
+          // `(( PATH = 0 ))` binds PATH as surely as `PATH=0` (its value is a number).
+          this.assign(target, undefined);
+        }
         return;
       }
       case 'string':
@@ -1248,10 +1255,24 @@ class Walker {
         return;
       default:
         if (ARITHMETIC_TYPES.has(node.type)) {
+          const target = arithmeticTarget(node);
+          // `(( PATH = 0 ))`, `(( IFS++ ))` bind the name as surely as `PATH=0` (to a number).
+          if (target !== undefined) this.assign(this.text(target), undefined);
           for (const c of node.children) if (c.named) this.arithmeticExpression(c, ctx);
         } else if (node.named) this.problem(`unsupported arithmetic "${node.type}"`);
     }
   }
+}
+
+const ARITHMETIC_ASSIGNMENT = /^([-+*/%&|^]|<<|>>)?=$|^(\+\+|--)$/;
+
+/** The variable an arithmetic assignment (`x = 1`, `x += 1`, `x++`, `--x`) sets, if it is one. */
+function arithmeticTarget(node: SyntaxNode): SyntaxNode | undefined {
+  const [a, b] = node.children;
+  if (a === undefined || b === undefined) return undefined;
+  if (a.type === 'variable_name' && !b.named && ARITHMETIC_ASSIGNMENT.test(b.type)) return a;
+  if (b.type === 'variable_name' && !a.named && /^(\+\+|--)$/.test(a.type)) return b;
+  return undefined;
 }
 
 /** The last simple command of a pipeline or list, when it is a plain command. */

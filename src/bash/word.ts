@@ -18,6 +18,11 @@ export interface Word {
   readonly staticPrefix?: number;
   /** What the word starts with when it starts with an expansion. */
   readonly leading?: Leading;
+  /**
+   * Unquoted expansions after the start (`a$x`, `a$(cmd)`): bash splits their values into words,
+   * so each may start a word of its own (`x='b --output=f'` makes `a$x` an option too).
+   */
+  readonly splitLeads?: readonly Leading[];
 }
 
 /** The expansion a dynamic word starts with: a variable (by name), a command substitution (its text), or a pattern. */
@@ -62,6 +67,9 @@ export class WordBuilder {
   private firstIsDynamic: boolean | undefined;
   private firstExpansionAt: number | undefined;
   private lead: Leading | undefined;
+  private splits: Leading[] | undefined;
+  /** Inside double quotes: expansions are not split into words. */
+  quoted = false;
 
   literal(text: string, unquoted: boolean): void {
     if (text.length === 0) return;
@@ -76,6 +84,10 @@ export class WordBuilder {
   }
 
   expansion(kind: ExpansionKind, sourceText: string, leading?: Leading): void {
+    if (this.firstIsDynamic !== undefined && !this.quoted && (kind === 'variable' || kind === 'command')) {
+      this.splits ??= [];
+      this.splits.push(leading ?? { kind: 'variable', name: '?' });
+    }
     if (this.firstIsDynamic === undefined) {
       this.firstIsDynamic = true;
       this.lead = leading ?? (kind === 'variable' || kind === 'command' ? undefined : { kind });
@@ -119,9 +131,11 @@ export class WordBuilder {
           ? this.lead
           : undefined;
     const expansions = [...kinds];
-    return leading === undefined
-      ? { value, raw, expansions, dynamicStart, staticPrefix }
-      : { value, raw, expansions, dynamicStart, staticPrefix, leading };
+    const word: Word =
+      leading === undefined
+        ? { value, raw, expansions, dynamicStart, staticPrefix }
+        : { value, raw, expansions, dynamicStart, staticPrefix, leading };
+    return this.splits === undefined ? word : { ...word, splitLeads: this.splits };
   }
 
   /** One flag per UTF-16 unit of `value`: true where the character is unquoted and unescaped. */

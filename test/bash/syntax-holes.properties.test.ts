@@ -137,6 +137,21 @@ describe('class 4: redirections that re-open another descriptor', () => {
     );
   });
 
+  it('a writer given /dev/stdout or /dev/stderr writes the file fd 1 or 2 holds', () => {
+    expect(readOnly('echo hi | tee /dev/stdout /dev/stderr')).toBe(true);
+    const move = fc.constantFrom('1<f', '2<f', '1>&0', '2<&0', '>&3');
+    fc.assert(
+      fc.property(
+        move,
+        fc.constantFrom('/dev/stdout', '/dev/stderr'),
+        fc.constantFrom('tee', 'tee -a'),
+        (m, t, w) => {
+          expect(readOnly(`echo hi | ${w} ${t} ${m}`)).toBe(false);
+        },
+      ),
+    );
+  });
+
   it("the caller's own outputs stay harmless", () => {
     const tail = fc.constantFrom('>/dev/null', '2>&1', '>/dev/stderr', '2>/dev/stdout', '>&2', '2>/dev/null');
     fc.assert(
@@ -163,6 +178,18 @@ describe('class 5: words only known at run time that become options', () => {
     (v: string) => ({ set: '', word: `$(find . -maxdepth 0 -printf '${v}')` }),
     (v: string) => ({ set: '', word: `$(git rev-parse --flags -- '${v}')` }),
   );
+  it('an unquoted expansion inside a word splits into words of its own, options included', () => {
+    const piece = fc.constantFrom('$x', '${x}', '$(echo "$x")', '`echo "$x"`');
+    const head = fc.constantFrom('HEAD', 'a', 'notes.txt', 'HEAD~', 'x/');
+    fc.assert(
+      fc.property(option, piece, head, fc.constantFrom('git diff', 'git log -1', 'sort'), (v, p, h, cmd) => {
+        expect(readOnly(`x=' ${v}'; ${cmd} ${h}${p}`)).toBe(false);
+        // Quoted, the same value stays inside one word that is no option.
+        expect(readOnly(`x=' ${v}'; ${cmd} "${h}${p}"`)).toBe(true);
+      }),
+    );
+  });
+
   it('reaches a writing option of the command it is given to', () => {
     fc.assert(
       fc.property(option, makes, fc.constantFrom('git diff', 'sort notes.txt'), (v, m, cmd) => {
@@ -198,6 +225,12 @@ describe('class 6: variables set without NAME=value', () => {
     (n: string) => `declare ${n}=tools`,
     (n: string) => `export ${n}=tools`,
     (n: string) => `typeset -x ${n}=tools`,
+    (n: string) => `let ${n}=0`,
+    (n: string) => `let "${n} += 1"`,
+    (n: string) => `(( ${n} = 0 ))`,
+    (n: string) => `(( ${n}++ ))`,
+    (n: string) => `(( --${n} ))`,
+    (n: string) => `echo $(( ${n} |= 1 ))`,
   );
   const then = fc.constantFrom('ls', 'git status', 'bash -c :', 'less README.md', 'cat f');
   it('one that changes what runs makes the rest of the line not read-only', () => {

@@ -7,6 +7,7 @@ import {
   type OptionRules,
   type Parsed,
 } from '../commands/spec.js';
+import { movesStandardOutput } from '../std-streams.js';
 import type { Word } from '../word.js';
 import type { Effect } from './effect.js';
 import type { CatalogueEntry, Shape } from './entry.js';
@@ -184,6 +185,7 @@ function scriptFile(args: readonly Word[]): Word | undefined {
   return undefined;
 }
 
+/** Names a writer's output goes nowhere through; /dev/stdout and /dev/stderr only while they are the caller's. */
 const DISCARDS = new Set(['/dev/null', '/dev/stderr', '/dev/stdout']);
 
 function writeOperand(
@@ -193,7 +195,13 @@ function writeOperand(
   appends: boolean,
 ): void {
   if (w.expansions.length === 1 && w.expansions[0] === 'process') return; // >(cmd): a pipe
-  if (w.expansions.length === 0 && DISCARDS.has(w.value)) return;
+  // `tee /dev/stdout 1<f`: fd 1 is f, and opening /dev/stdout for writing truncates it.
+  if (
+    w.expansions.length === 0 &&
+    DISCARDS.has(w.value) &&
+    (w.value === '/dev/null' || !movesStandardOutput(ctx.line))
+  )
+    return;
   sink.write(
     w,
     appends ? 'append' : 'overwrite',

@@ -1,4 +1,5 @@
 import type { CommandLine } from '../command-line.js';
+import { isSensitiveShellVariable } from '../environment.js';
 import { isDynamic, type Word } from '../word.js';
 import {
   applyOptions,
@@ -178,6 +179,14 @@ const letSpec: CommandSpec = {
   analyze(ctx, sink) {
     for (const w of ctx.args) {
       if (/\[[^\]]*[$`]/.test(w.value)) sink.opaque(`let: "${w.raw}" has a subscript that runs code`);
+      // `let PATH=0`, `let IFS++`: an assignment as any other, to a name that changes what runs.
+      for (const m of w.value.matchAll(
+        /([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]]*\])?\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g,
+      )) {
+        const name = m[1] ?? m[2]!;
+        if (isSensitiveShellVariable(name))
+          sink.notUnderstood(`let assigns ${name}, which changes how later commands run`);
+      }
       for (const m of w.raw.matchAll(/\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)/g)) {
         const name = m[1] ?? m[2]!;
         if (ctx.line.taintedNames.has(name)) {
