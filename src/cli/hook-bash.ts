@@ -7,4 +7,5 @@
  */
 export { analyzeBash, classifyBash, factsOf } from '../bash/classify.js';
 export { variableRisk } from '../bash/environment.js';
+export { optionSpellings } from '../bash/option-spellings.js';
 export { isDynamic } from '../bash/word.js';
