@@ -1,6 +1,9 @@
 /**
- * bench/decide: decide() for a non-Bash request (Read) and Bash requests under policies of
- * 10, 100, 1,000 and 10,000 rules, beside classifyBash alone on the same commands, in one run.
+ * bench/decide: decide() for a non-Bash request (Read), an MCP call beside many path deny rules,
+ * Bash requests, and a Bash line that meets an ask rule in a group of rules sharing its first two
+ * words (`git push remote<i> *`), under policies of 10, 100, 1,000 and 10,000 rules, beside
+ * classifyBash alone on the same commands, in one run. The last table is each row's median over
+ * the 10-rule policy's in the same run (goal: at most 2x at 10,000 rules).
  * Run: npx tsx bench/decide.ts   (uses the compiled dist/: run `npm run build` first)
  */
 import fs from 'node:fs';
@@ -53,6 +56,8 @@ function rules(n: number): string {
 const read = { tool: 'Read', input: { file_path: path.join(ws, 'src', 'app.ts') }, cwd: ws };
 // A tool call that names no file: rule lookup alone, without the realpath a file path needs.
 const mcp = { tool: 'mcp__server9__get_status', input: {}, cwd: ws };
+// Meets `ask: Bash(git push remote3 *)`, one of n/10 rules that all start `git push`.
+const groupAsk = { tool: 'Bash', input: { command: 'git push remote3 main' }, cwd: ws };
 const commands = [
   'git status',
   'ls -la src | grep app',
@@ -71,17 +76,21 @@ for (const policy of policies.values()) {
   for (let i = 0; i < 500; i++) {
     decide(read, policy);
     decide(mcp, policy);
+    decide(groupAsk, policy);
     for (const command of commands) decide({ tool: 'Bash', input: { command }, cwd: ws }, policy);
   }
 }
 const rows: (string | number)[][] = [];
+const medians = new Map<number, number[]>();
 for (const n of sizes) {
   const policy = policies.get(n)!;
   const nonBash: number[] = [];
   const noPath: number[] = [];
+  const group: number[] = [];
   for (let i = 0; i < rounds; i++) {
     nonBash.push(timeMicros(() => decide(read, policy)));
     noPath.push(timeMicros(() => decide(mcp, policy)));
+    group.push(timeMicros(() => decide(groupAsk, policy)));
   }
   const bash: number[] = [];
   const classify: number[] = [];
@@ -96,7 +105,21 @@ for (const n of sizes) {
   const np = summarize(noPath);
   const b = summarize(bash);
   const c = summarize(classify);
-  rows.push([n, np.median, np.p99, nb.median, nb.p99, b.median, b.p99, c.median, b.median - c.median]);
+  const g = summarize(group);
+  rows.push([
+    String(n),
+    np.median,
+    np.p99,
+    nb.median,
+    nb.p99,
+    b.median,
+    b.p99,
+    g.median,
+    g.p99,
+    c.median,
+    b.median - c.median,
+  ]);
+  medians.set(n, [np.median, nb.median, b.median, g.median]);
 }
 console.log(
   `## bench/decide — medians and p99 in µs (${rounds} non-Bash decisions per size; Read includes one realpath system call)\n`,
@@ -111,10 +134,20 @@ console.log(
       'Read p99',
       'Bash median',
       'Bash p99',
+      'Bash ask, 2-word group',
+      'group p99',
       'classifyBash median',
       'Bash − classify',
     ],
     rows,
+  ),
+);
+const first = medians.get(sizes[0]!)!;
+console.log(`\n### median over the ${sizes[0]}-rule policy's, same run\n`);
+console.log(
+  table(
+    ['rules', 'MCP call', 'Read', 'Bash', 'Bash ask, 2-word group'],
+    sizes.map((n) => [String(n), ...medians.get(n)!.map((m, i) => `${(m / first[i]!).toFixed(2)}x`)]),
   ),
 );
 fs.rmSync(ws, { recursive: true, force: true });
