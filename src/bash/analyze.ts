@@ -40,6 +40,8 @@ export interface CommandReport {
   readonly env: readonly { name: string; value: Word }[];
   readonly cwd: CwdSet;
   readonly reads: readonly Word[];
+  /** What the links it creates point at (also listed in `reads`; see EffectSink.alias). */
+  readonly aliases: readonly Word[];
   /** Directories it reads every file below (also listed in `reads`). */
   readonly readTrees: readonly { readonly root: Word; readonly how: TreeRead }[];
   readonly writes: readonly WriteTarget[];
@@ -466,6 +468,7 @@ function push<T>(list: T[] | undefined, item: T): T[] {
  */
 class ReportBuilder implements EffectSink {
   private reads: Word[] | undefined;
+  private aliased: Word[] | undefined;
   private trees: { root: Word; how: TreeRead }[] | undefined;
   private writes: WriteTarget[] | undefined;
   private removes: Word[] | undefined;
@@ -536,6 +539,11 @@ class ReportBuilder implements EffectSink {
 
   read(target: Word): void {
     this.reads = push(this.reads, target);
+  }
+
+  alias(target: Word): void {
+    this.reads = push(this.reads, target);
+    this.aliased = push(this.aliased, target);
   }
 
   readTree(root: Word, how: TreeRead): void {
@@ -615,6 +623,7 @@ class ReportBuilder implements EffectSink {
       env: this.envs ?? NONE,
       cwd: this.cmd.cwd,
       reads: this.reads ?? NONE,
+      aliases: this.aliased ?? NONE,
       readTrees: this.trees ?? NONE,
       writes: this.writes ?? NONE,
       removes: this.removes ?? NONE,

@@ -73,6 +73,8 @@ export interface BashPart {
   /** Every `X=1` before the command is harmless (allow rules may look past only those). */
   readonly harmlessEnv: boolean;
   readonly reads: readonly PathRef[];
+  /** What the links it creates point at (also among `reads`): writing the link writes these. */
+  readonly aliases: readonly PathRef[];
   /** Directories it reads every file below (grep -r, rg, tar -c), also among `reads`. */
   readonly readTrees: readonly (PathRef & { readonly how: TreeRead })[];
   readonly writes: readonly WriteRef[];
@@ -134,6 +136,7 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
         (e) => variableRisk(e.name, isDynamic(e.value) ? undefined : e.value.value).kind === 'harmless',
       ),
       reads: report.reads.map(resolve),
+      aliases: report.aliases.map(resolve),
       readTrees: report.readTrees.map((t) => ({ ...resolve(t.root), how: t.how })),
       writes: report.writes.map((w) => ({ ...resolve(w.target), viaRedirect: w.viaRedirect, how: w.how })),
       removes: report.removes.map((w) => ({ ...resolve(w), tree: report.removeTrees.includes(w) })),

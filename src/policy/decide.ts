@@ -90,8 +90,9 @@ export function decide(request: ToolRequest, policy: CompiledPolicy, options: De
           : (analysis.lineReasons[0] ?? 'part of the line was not understood'),
       complete: analysis.complete,
       contentRules,
-      // What cannot be seen into may also connect to a host a WebFetch(domain:...) rule names.
-      hiddenMatters: contentRules || hasDomainRules(ctx),
+      // What cannot be seen into may also connect to a host a WebFetch(domain:...) rule names;
+      // and with no jail (`sandbox.os: off`) it may write a protected path that nothing then holds.
+      hiddenMatters: contentRules || hasDomainRules(ctx) || policy.sandbox.os === 'off',
     };
     return toDecision(
       end,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BashPart } from './bash-parts.js';
 import { type OwnFile, ownFileAt, ownFileWithin } from './own-files.js';
-import { protectedEntryOf } from './protected.js';
+import { protectedEntryOf, protectedLinkTargetOf } from './protected.js';
 
 /**
  * Checks that no allow rule, hook or mode lifts (bypass included), by what a command does, not
@@ -102,4 +102,16 @@ export function protectedWrite(
     if (hit !== undefined) return { label: `${hit.what} ${hit.path}`, why: OWN };
   }
   return undefined;
+}
+
+/**
+ * The protected entry a link to `absolutePath` would expose under a new name (see
+ * protectedLinkTargetOf), by the path as written or where its symlinks lead.
+ */
+export function protectedAlias(
+  absolutePath: string,
+  roots: readonly string[],
+  realpath: (p: string) => string,
+): string | undefined {
+  return protectedLinkTargetOf(absolutePath, roots) ?? protectedLinkTargetOf(realpath(absolutePath), roots);
 }

@@ -163,6 +163,38 @@ function isInside(candidate: string, root: string): boolean {
   return candidate === root || candidate.startsWith(`${root}/`);
 }
 
+/**
+ * The directories that hold a protected entry below them (`.git` holds `.git/hooks`, `.cache`
+ * holds `.cache/toolgate`): a link to one of them reaches the entry under a name that no longer
+ * shows it (`ln -s .git g; echo x > g/hooks/pre-commit`).
+ */
+const HOLDERS: ReadonlySet<string> = new Set(
+  ANYWHERE.filter((label) => label.includes('/')).map((label) => label.split('/')[0]!),
+);
+
+/**
+ * The protected entry a link to `absolutePath` would make writable under another name: the
+ * path is protected itself, or holds a protected entry whose name the link would hide.
+ */
+export function protectedLinkTargetOf(
+  absolutePath: string,
+  writableRoots: readonly string[],
+): string | undefined {
+  const entry = protectedEntryOf(absolutePath, writableRoots);
+  if (entry !== undefined) return entry;
+  const name = absolutePath.slice(absolutePath.lastIndexOf('/') + 1);
+  return HOLDERS.has(name) ? name : undefined;
+}
+
+/**
+ * The protected entry a path only known at run time visibly names (`/proc/$$/cwd/.git/config`,
+ * `"$HOME"/.bashrc`): its text as written, quotes dropped, read as a path below `/`.
+ */
+export function protectedEntryShownIn(raw: string): string | undefined {
+  const text = raw.replace(/["']/g, '');
+  return protectedEntryOf(text.startsWith('/') ? text : `/${text}`, []);
+}
+
 /** The entries that match at any depth, as written (`.claude/!(worktrees)`): for tests. */
 export function anywherePatterns(): readonly string[] {
   return ANYWHERE;

@@ -273,6 +273,7 @@ function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
       for (const w of operands) {
         if (kind === 'mv') sink.remove(w, `mv removes ${w.raw} from where it was`);
         else if (kind === 'ln') linkTargets(w, target, targetDir !== undefined, ids, sink);
+        else if (kind === 'cp' && (ids.has('link') || ids.has('symbolic-link'))) sink.alias(w);
         else sink.read(w);
       }
     },
@@ -285,14 +286,14 @@ function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
  * plain symlink's to the directory the link is in (the link's own, or the target directory).
  */
 function linkTargets(w: Word, at: Word, atIsDirectory: boolean, ids: Set<string>, sink: EffectSink): void {
-  sink.read(w);
+  sink.alias(w);
   if (!ids.has('symbolic-link') || ids.has('relative') || w.value.startsWith('/')) return;
   if (w.expansions.length > 0 || at.expansions.length > 0) return;
   const dirs = atIsDirectory ? [at.value] : [path.posix.dirname(at.value), at.value];
   for (const dir of dirs) {
     if (dir === '.' || dir === '') continue;
     const joined = path.posix.join(dir, w.value);
-    sink.read({ ...w, value: joined, raw: joined });
+    sink.alias({ ...w, value: joined, raw: joined });
   }
 }
 

@@ -50,6 +50,12 @@ export interface EffectSink {
    * that denies reading any file below it applies. The directory itself is read too.
    */
   readTree(root: Word, how: TreeRead): void;
+  /**
+   * A path the command makes reachable under another name: what a link it creates points at
+   * (`ln -s .git/hooks h`). Also a read. A later write through the new name writes this path, so
+   * what protects it has to hold for the link too, whether or not the line shows that write.
+   */
+  alias(target: Word): void;
   write(target: Word, how: WriteHow, why: string): void;
   remove(target: Word, why: string, how?: RemoveHow): void;
   /** A command the line shows, run by this one (wrappers, xargs, find -exec). */

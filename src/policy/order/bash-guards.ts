@@ -1,5 +1,6 @@
 import type { BashPart } from '../bash-parts.js';
-import { criticalRemoval, protectedWrite } from '../guards.js';
+import { criticalRemoval, protectedAlias, protectedWrite } from '../guards.js';
+import { protectedEntryShownIn } from '../protected.js';
 import { TREE_LIMIT } from './bash-rules.js';
 import type { BashLine, Verdict } from './subject.js';
 import { guardVerdict } from './verdict.js';
@@ -13,8 +14,15 @@ export function lineNotAnalyzed(l: BashLine): Verdict | undefined {
   if (l.complete || !l.hiddenMatters) return undefined;
   return guardVerdict(
     'ask',
-    `the command line could not be fully analyzed, so deny rules cannot be ruled out: ${l.facts.reasons[0] ?? ''}`,
+    `the command line could not be fully analyzed, so ${unseen(l)}: ${l.facts.reasons[0] ?? ''}`,
   );
+}
+
+/** Why what cannot be seen matters (BashLine.hiddenMatters): rules, or no jail. */
+function unseen(l: BashLine): string {
+  return !l.contentRules && l.ctx.policy.sandbox.os === 'off'
+    ? 'with sandbox.os off no jail holds protected paths against it'
+    : 'deny rules cannot be ruled out';
 }
 
 export function partCriticalRemoval(part: BashPart, l: BashLine): Verdict | undefined {
@@ -35,7 +43,7 @@ export function linePipeToShell(l: BashLine): Verdict | undefined {
 
 export function partHiddenCode(part: BashPart, l: BashLine): Verdict | undefined {
   if (!l.hiddenMatters || part.report.unknownCode.length === 0) return undefined;
-  return guardVerdict('ask', `${part.report.unknownCode[0]}, so deny rules cannot be ruled out`);
+  return guardVerdict('ask', `${part.report.unknownCode[0]}, so ${unseen(l)}`);
 }
 
 /**
@@ -84,7 +92,7 @@ export function partProtectedWrite(part: BashPart, l: BashLine): Verdict | undef
     [part.writes, false],
     [part.removes, true],
   ] as const)
-    for (const w of refs)
+    for (const w of refs) {
       for (const p of w.paths ?? []) {
         const hit = protectedWrite(p, l.workspace.roots, realpath, own, removal);
         if (hit)
@@ -93,5 +101,40 @@ export function partProtectedWrite(part: BashPart, l: BashLine): Verdict | undef
             `${part.display} writes ${p}, a protected path (${hit.label}): ${hit.why}`,
           );
       }
+      if (w.paths !== undefined) continue;
+      // Only known at run time, but what the line shows of it is enough (`/proc/$$/cwd/.git/config`).
+      const shown = protectedEntryShownIn(w.raw);
+      if (shown) return guardVerdict('ask', `${part.display} writes ${w.raw}, a protected path (${shown})`);
+      // With no jail, this check is all that holds protected paths: what it cannot see, it asks about.
+      if (l.ctx.policy.sandbox.os === 'off')
+        return guardVerdict(
+          'ask',
+          `${part.display} writes ${w.raw}, only known at run time, and with sandbox.os off no jail keeps it out of protected paths`,
+        );
+    }
+  // A link is a write, later, of what it points at: `ln -s .git/hooks h` makes `h/pre-commit`
+  // a hook under a name no check of a later write can see.
+  for (const a of part.aliases) {
+    for (const p of a.paths ?? []) {
+      const entry = protectedAlias(p, l.workspace.roots, realpath);
+      if (entry)
+        return guardVerdict(
+          'ask',
+          `${part.display} links to ${p}, a protected path (${entry}): writing the link writes it`,
+        );
+    }
+    if (a.paths !== undefined) continue;
+    const shown = protectedEntryShownIn(a.raw);
+    if (shown)
+      return guardVerdict(
+        'ask',
+        `${part.display} links to ${a.raw}, a protected path (${shown}): writing the link writes it`,
+      );
+    if (l.ctx.policy.sandbox.os === 'off')
+      return guardVerdict(
+        'ask',
+        `${part.display} links to ${a.raw}, only known at run time, and with sandbox.os off no jail keeps writes through the link out of protected paths`,
+      );
+  }
   return undefined;
 }

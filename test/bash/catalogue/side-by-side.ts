@@ -62,6 +62,7 @@ function record(run: (sink: EffectSink) => void): string[] {
   const out: string[] = [];
   const sink: EffectSink = {
     read: (t) => out.push(`read ${w(t)}`),
+    alias: (t) => out.push(`alias ${w(t)}`),
     readTree: (t, how) => out.push(`readTree ${w(t)} ${JSON.stringify(how)}`),
     write: (t, how, why) => out.push(`write ${w(t)} ${how} ${why}`),
     remove: (t, why) => out.push(`remove ${w(t)} ${why}`),
