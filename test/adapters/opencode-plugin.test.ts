@@ -36,13 +36,13 @@ const call = (tool: string, args: Record<string, unknown>) => ({
 
 describe('the OpenCode plugin (opencodePlugin)', () => {
   it('throws the reason for a denied call, returns for an allowed one, and throws for an ask', async () => {
-    const before = await load('gate', opencodePlugin({ toolgate }));
+    const gate = await load('gate', opencodePlugin({ toolgate }));
     const denied = call('bash', { command: 'rm -rf ~', description: 'tidy' });
-    await expect(before(denied.input, denied.output)).rejects.toThrow(/^toolgate: /);
+    await expect(gate(denied.input, denied.output)).rejects.toThrow(/^toolgate: /);
     const allowed = call('read', { filePath: path.join(work, 'x.txt') });
-    await expect(before(allowed.input, allowed.output)).resolves.toBeUndefined();
+    await expect(gate(allowed.input, allowed.output)).resolves.toBeUndefined();
     const asked = call('bash', { command: 'touch marker', description: 'make' });
-    await expect(before(asked.input, asked.output)).rejects.toThrow(/a plugin cannot ask a person/);
+    await expect(gate(asked.input, asked.output)).rejects.toThrow(/a plugin cannot ask a person/);
   }, 120_000);
 
   it('fails closed: toolgate missing, or exiting non-zero, blocks the call', async () => {
