@@ -110,6 +110,8 @@ class Walker {
     | undefined;
   /** Where the most recent `cd` went when it succeeded (for `cd x && y`). */
   private cdSuccess: CwdSet | undefined;
+  /** The line changes what globs match (`shopt -s dotglob`, `GLOBIGNORE=`): see unknownGlobs. */
+  private globsChanged = false;
 
   constructor(private readonly source: string) {
     this.multiline = source.includes('\n');
@@ -118,7 +120,7 @@ class Walker {
   result(): CommandLine {
     return {
       source: this.source,
-      commands: this.commands,
+      commands: this.globsChanged ? this.commands.map(unknownGlobs) : this.commands,
       functions: this.functions ?? NO_NAMES,
       taintedNames: this.tainted ?? NO_NAMES,
       variables: this.variables ?? NO_VARIABLES,
@@ -721,6 +723,7 @@ class Walker {
     node: SyntaxNode,
     ctx: Context,
   ): void {
+    if (!this.globsChanged && changesGlobbing(argv, assignments)) this.globsChanged = true;
     this.commands.push({
       kind,
       argv,
@@ -1273,6 +1276,51 @@ function arithmeticTarget(node: SyntaxNode): SyntaxNode | undefined {
   if (a.type === 'variable_name' && !b.named && ARITHMETIC_ASSIGNMENT.test(b.type)) return a;
   if (b.type === 'variable_name' && !a.named && /^(\+\+|--)$/.test(a.type)) return b;
   return undefined;
+}
+
+/** Shell options that change which files a glob names: dot files, case, `**`, extended patterns. */
+const GLOB_OPTIONS = /^(dotglob|nocaseglob|globstar|extglob|nocasematch|globasciiranges)$/;
+
+/**
+ * `shopt -s dotglob` (or any shopt whose option is only known at run time) and a GLOBIGNORE
+ * assignment (which turns dotglob on) make `*` reach `.env`, `.E[N]V` reach `.env`: what a glob
+ * names is no longer what listing the directory the usual way shows.
+ */
+function changesGlobbing(argv: readonly Word[], assignments: readonly Assignment[]): boolean {
+  if (assignments.some((a) => a.name === 'GLOBIGNORE')) return true;
+  const name = argv[0];
+  if (name === undefined || isDynamic(name)) return false;
+  if (
+    name.value === 'declare' ||
+    name.value === 'export' ||
+    name.value === 'typeset' ||
+    name.value === 'local'
+  )
+    return argv.some((w) => /^GLOBIGNORE(=|$)/.test(w.value) || isDynamic(w));
+  if (name.value !== 'shopt') return false;
+  return argv.slice(1).some((w) => isDynamic(w) || GLOB_OPTIONS.test(w.value));
+}
+
+/**
+ * Once a line changed globbing, a glob's files are only known at run time: every word with a glob
+ * is also marked as a variable, so a path rule cannot be ruled out by listing the directory.
+ */
+function unknownGlobs(c: SimpleCommand): SimpleCommand {
+  const mark = (w: Word): Word =>
+    w.expansions.includes('glob') ? { ...w, expansions: [...w.expansions, 'variable'] } : w;
+  const hasGlob = (w: Word | undefined) => w?.expansions.includes('glob') === true;
+  if (
+    !c.argv.some(hasGlob) &&
+    !c.redirects.some((r) => hasGlob(r.target)) &&
+    !c.assignments.some((a) => hasGlob(a.value))
+  )
+    return c;
+  return {
+    ...c,
+    argv: c.argv.map(mark),
+    redirects: c.redirects.map((r) => (r.target === undefined ? r : { ...r, target: mark(r.target) })),
+    assignments: c.assignments.map((a) => ({ ...a, value: mark(a.value) })),
+  };
 }
 
 /** The last simple command of a pipeline or list, when it is a plain command. */
