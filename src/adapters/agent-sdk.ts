@@ -72,6 +72,8 @@ export interface AgentSdkGuardOptions {
   readonly enforce?: boolean;
   /** Who answers an ask: a person. Without one an ask is denied with its reason. */
   readonly onAsk?: AgentSdkCanUseTool;
+  /** The SDK's version, for the decision log (the SDK does not tell its callbacks). */
+  readonly agentVersion?: string;
 }
 
 /** What toolgate answered for one call: the hook's answer, kept for canUseTool's dialog. */
@@ -223,7 +225,11 @@ async function answerFor(
     ...(options.classifier ? { classifier: options.classifier } : {}),
   });
   // A decision that cannot be recorded is not given: the error reaches the caller's catch (deny).
-  await options.log?.append({ request, decision });
+  await options.log?.append({
+    request,
+    decision,
+    agent: { name: AGENT_SDK, ...(options.agentVersion ? { version: options.agentVersion } : {}) },
+  });
   return options.enforce === true ? enforced(decision, request, policy) : hookOutput(decision);
 }
 

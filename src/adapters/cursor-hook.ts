@@ -14,6 +14,8 @@ export const cursorBeforeShellExecution: HookProtocol = {
   name: 'cursor/beforeShellExecution',
   recognises: (p) => p.hook_event_name === 'beforeShellExecution',
   request: cursorShellRequest,
+  // an optional base field of every Cursor hook payload (https://cursor.com/docs/agent/hooks)
+  agentVersion: (p) => (typeof p.cursor_version === 'string' ? p.cursor_version : undefined),
   answer: (decision) => ({ output: cursorAnswer(decision.behavior, reasonOf(decision)) }),
   block: () => 'exit',
   httpBlock: (reason) => cursorAnswer('deny', blockedReason(reason)),

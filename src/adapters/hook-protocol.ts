@@ -29,6 +29,8 @@ export interface HookProtocol {
   readonly recognises: (payload: Readonly<Record<string, unknown>>) => boolean;
   /** The payload as a request, or what is wrong with it (a payload of this protocol that cannot be read). */
   readonly request: (payload: Readonly<Record<string, unknown>>) => ToolRequest | string;
+  /** The agent's version, where its payload says it (Cursor's `cursor_version`): for the decision log. */
+  readonly agentVersion?: (payload: Readonly<Record<string, unknown>>) => string | undefined;
   readonly answer: (decision: Decision, options?: AnswerOptions) => HookAnswer;
   /**
    * Enforced mode, for agents that can run a changed input: the answer to an allowed or asked
@@ -47,6 +49,19 @@ export interface HookProtocol {
   readonly block: (reason: string) => 'exit' | HookAnswer;
   /** The deny an HTTP hook answers (HTTP status codes block nothing). */
   readonly httpBlock: (reason: string) => unknown;
+}
+
+/**
+ * The agent a payload came from, as the decision log names it: the protocol's agent (its name
+ * before the slash) and, if the payload says, its version (bounded: it is the agent's text).
+ */
+export function agentOf(
+  protocol: HookProtocol,
+  payload: Readonly<Record<string, unknown>>,
+): { name: string; version?: string } {
+  const name = protocol.name.slice(0, protocol.name.indexOf('/'));
+  const version = protocol.agentVersion?.(payload);
+  return version === undefined || version === '' ? { name } : { name, version: version.slice(0, 64) };
 }
 
 export type HookPayload =

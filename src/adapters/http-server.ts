@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AgentName } from '../audit/entry.js';
 import type { DecisionLog } from '../audit/log.js';
 import { type AutoClassifier, decideWithClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -6,7 +7,7 @@ import type { Decision } from '../policy/decision.js';
 import { parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 import { claudePreToolUse } from './claude-hook.js';
-import { type HookProtocol, readHookPayload } from './hook-protocol.js';
+import { agentOf, type HookProtocol, readHookPayload } from './hook-protocol.js';
 import { HOOK_PROTOCOLS } from './hook-protocols.js';
 
 /**
@@ -30,10 +31,10 @@ export const DEFAULT_MAX_BODY = 1024 * 1024;
 
 export function createDecisionServer(options: DecisionServerOptions): http.Server {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const decideAndLog = async (request: ToolRequest): Promise<Decision> => {
+  const decideAndLog = async (request: ToolRequest, agent?: AgentName): Promise<Decision> => {
     const classifier = options.classifier?.();
     const decision = await decideWithClassifier(request, options.policy(), classifier ? { classifier } : {});
-    await options.log?.append({ request, decision });
+    await options.log?.append({ request, decision, ...(agent ? { agent } : {}) });
     return decision;
   };
 
@@ -67,7 +68,8 @@ export function createDecisionServer(options: DecisionServerOptions): http.Serve
             const parsed = readHookPayload(body, HOOK_PROTOCOLS);
             protocol = parsed.protocol;
             if (!parsed.ok) return send(200, block(parsed.error));
-            const answer = parsed.protocol.answer(await decideAndLog(parsed.request));
+            const agent = agentOf(parsed.protocol, parsed.payload);
+            const answer = parsed.protocol.answer(await decideAndLog(parsed.request, agent));
             return send(200, answer.output ?? {});
           }
           const request = toolRequest(body);

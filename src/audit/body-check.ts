@@ -63,6 +63,7 @@ const BODY = strict({
   id: (v) => (typeof v === 'string' && UUID.test(v) ? undefined : 'expected a uuid'),
   sessionId: optional(string),
   agentId: optional(string),
+  agent: optional(strict({ name: string, version: optional(string) })),
   request: strict({
     tool: string,
     input: json,

@@ -18,6 +18,13 @@ export interface Entry {
   /** Defaults to `request.sessionId`; when both are given they must agree. */
   sessionId?: string;
   agentId?: string;
+  /** The agent program that asked (its hook protocol's agent), and its version if it said. */
+  agent?: AgentName;
+}
+
+export interface AgentName {
+  readonly name: string;
+  readonly version?: string;
 }
 
 export interface EntryContext {
@@ -56,6 +63,12 @@ export function toUnchainedRecord(entry: Entry, ctx: EntryContext): UnchainedRec
     id: ctx.id(),
     ...(sessionId !== undefined && { sessionId }),
     ...(agentId !== undefined && { agentId }),
+    ...(entry.agent !== undefined && {
+      agent: {
+        name: entry.agent.name,
+        ...(entry.agent.version !== undefined && { version: entry.agent.version }),
+      },
+    }),
     request: {
       tool: request.tool,
       input: input as UnchainedRecord['request']['input'],

@@ -31,6 +31,12 @@ export const RecordSchema = z.strictObject({
   id: z.uuid(),
   sessionId: z.string().optional(),
   agentId: z.string().optional(),
+  /**
+   * The agent program that asked (`claude-code`, `gemini-cli`, `codex`, `cursor`,
+   * `claude-agent-sdk`, ...) and its version when it said; `agentId` is a subagent inside it.
+   * Optional: absent in records written before it existed and where the caller did not say.
+   */
+  agent: z.strictObject({ name: z.string(), version: z.string().optional() }).optional(),
   request: z.strictObject({
     tool: z.string(),
     input: z.json(),

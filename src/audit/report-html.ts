@@ -22,6 +22,7 @@ export function renderReportHtml(r: AuditReport): string {
     integrity(r),
     summary(r),
     r.timeline === undefined ? '' : timeline(r),
+    section('By agent', talliesTable('Agent', r.byAgent)),
     `<div class="grid">${section('By tool', talliesTable('Tool', r.byTool))}${section('By deciding step', talliesTable('Decided by', r.byDecidedBy))}</div>`,
     section(
       'By rule',

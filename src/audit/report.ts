@@ -73,6 +73,8 @@ export interface AuditReport {
   byRule: Tally[];
   byDecidedBy: Tally[];
   byMode: Tally[];
+  /** By the agent program that asked (`name version`); records that name none are `(not named)`. */
+  byAgent: Tally[];
   timeline?: Timeline;
   topDenied: TopEntry[];
   topAsked: TopEntry[];
@@ -155,6 +157,7 @@ export async function buildAuditReport(logPath: string, options: ReportOptions =
     byRule: sorted(c.rules),
     byDecidedBy: sorted(c.decidedBy),
     byMode: sorted(c.modes),
+    byAgent: sorted(c.agents),
     ...(timeline !== undefined && { timeline }),
     topDenied: topOf(c.denied, top),
     topAsked: topOf(c.asked, top),
@@ -181,6 +184,7 @@ class Collector {
   readonly rules = new Map<string, Tally>();
   readonly decidedBy = new Map<string, Tally>();
   readonly modes = new Map<string, Tally>();
+  readonly agents = new Map<string, Tally>();
   readonly sessions = new Map<string, SessionRow & { agentIds: Set<string> }>();
   readonly denied = new Map<string, TopEntry>();
   readonly asked = new Map<string, TopEntry>();
@@ -197,6 +201,7 @@ class Collector {
     if (d.rule !== undefined) tally(this.rules, ruleLabel(d), b);
     tally(this.decidedBy, d.decidedBy, b);
     tally(this.modes, d.mode, b);
+    tally(this.agents, agentLabel(r.agent), b);
     if (r.redacted !== undefined && r.redacted.length > 0) this.redacted++;
     if (this.first === undefined || r.ts < this.first) this.first = r.ts;
     if (this.last === undefined || r.ts > this.last) this.last = r.ts;
@@ -296,4 +301,11 @@ function topOf(map: Map<string, TopEntry>, n: number): TopEntry[] {
 
 function counts(map: Map<string, number>): { key: string; count: number }[] {
   return [...map].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || byKey(a, b));
+}
+
+export const UNNAMED_AGENT = '(not named)';
+
+function agentLabel(agent: DecisionRecord['agent']): string {
+  if (agent === undefined) return UNNAMED_AGENT;
+  return agent.version === undefined ? agent.name : `${agent.name} ${agent.version}`;
 }

@@ -1,4 +1,4 @@
-import { type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
+import { agentOf, type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
 import { agentNames, HOOK_PROTOCOLS, protocolsOf } from '../adapters/hook-protocols.js';
 import type { Decision } from '../policy/decision.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
@@ -103,7 +103,7 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
     const log = await logFor(values, io, request.cwd);
     if (log) {
       try {
-        await log.append({ request, decision });
+        await log.append({ request, decision, agent: agentOf(parsed.protocol, parsed.payload) });
       } finally {
         await log.close();
       }

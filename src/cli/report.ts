@@ -15,7 +15,7 @@ const HELP = `usage: toolgate report LOG --html OUT [--policy F]... [--mode M] [
                       [--public-key FILE] [--allow-broken] [--json]
 
 Writes one self-contained HTML page about a decision log for auditors (no scripts, no external
-resources): whether its hash chain is intact, totals by behavior, tool, rule and deciding step,
+resources): whether its hash chain is intact, totals by behavior, agent, tool, rule and deciding step,
 a timeline, the most denied and asked commands and targets, and the sessions.
 
   --html OUT          where to write the page (replaced atomically; never the log itself)
@@ -118,7 +118,8 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
   if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     const state = report.verify.ok ? 'intact' : `NOT INTACT (${report.verify.kind})`;
-    io.stdout.write(`${values.html}: ${report.records} record(s), log ${state}\n`);
+    const agents = report.byAgent.map((a) => `${visible(a.key)} ${a.total}`).join(', ');
+    io.stdout.write(`${values.html}: ${report.records} record(s), log ${state}; by agent: ${agents}\n`);
   }
   if (!report.verify.ok)
     io.stderr.write(`toolgate report: the log is not intact: ${visible(report.verify.message)}\n`);

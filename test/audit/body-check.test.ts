@@ -33,6 +33,13 @@ const body = fc.record(
     id: fc.oneof(fc.uuid(), fc.constant('00000000-0000-0000-0000-000000000000'), fc.string()),
     sessionId: fc.oneof(fc.string(), odd),
     agentId: fc.string(),
+    agent: fc.oneof(
+      fc.record(
+        { name: fc.oneof(fc.string(), odd), version: fc.oneof(fc.string(), odd), extra: odd },
+        { requiredKeys: [] },
+      ),
+      odd,
+    ),
     request: fc.record(
       {
         tool: fc.oneof(fc.string(), odd),

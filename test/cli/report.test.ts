@@ -29,7 +29,11 @@ const page = () => readFileSync(join(dir, 'report.html'), 'utf8');
 describe('toolgate report', () => {
   it('writes one well-formed page about an intact log and exits 0', async () => {
     const r = await toolgate(['log.jsonl', '--html', 'report.html']);
-    expect(r).toMatchObject({ code: 0, stdout: 'report.html: 26 record(s), log intact\n', stderr: '' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: 'report.html: 26 record(s), log intact; by agent: (not named) 26\n',
+      stderr: '',
+    });
     const html = page();
     expect(htmlProblems(html)).toEqual([]);
     expect(textOf(html)).toMatch(/✓ Hash chain intact\s+26 record\(s\) verified; head\s+[0-9a-f]{64}/);
@@ -85,7 +89,7 @@ describe('toolgate report', () => {
     it('is reported with --allow-broken, the problem first and prominent, and exit 1', async () => {
       const r = await toolgate(['log.jsonl', '--html', 'report.html', '--allow-broken']);
       expect(r.code).toBe(1);
-      expect(r.stdout).toBe('report.html: 26 record(s), log NOT INTACT (edited)\n');
+      expect(r.stdout).toBe('report.html: 26 record(s), log NOT INTACT (edited); by agent: (not named) 26\n');
       const html = page();
       expect(htmlProblems(html)).toEqual([]);
       expect(html).toMatch(
