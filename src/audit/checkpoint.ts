@@ -9,7 +9,7 @@
  * machine (or to a witness) when that matters.
  */
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { canonicalize } from './canonical.js';
 import { AuditError, describe } from './error.js';
@@ -96,13 +96,15 @@ export function makeCheckpoint(
   return c;
 }
 
-/** Replaces the checkpoint atomically (temp file + rename): a reader sees the old one or the new one. */
-export function writeCheckpoint(path: string, checkpoint: Checkpoint, durable = false): void {
+/**
+ * Replaces the checkpoint atomically (temp file + rename): a reader sees the old one or the new
+ * one. Not flushed: a durable log flushes its records before, so the checkpoint is never ahead.
+ */
+export function writeCheckpoint(path: string, checkpoint: Checkpoint): void {
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     writeSync(fd, `${canonicalize(checkpoint)}\n`);
-    if (durable) fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
     unlinkSync(tmp);

@@ -4,7 +4,10 @@
  *
  * Appends from one process go through a FIFO queue and leave in batches: one lock, one tail
  * read and one write(2) per batch, so concurrent append() calls never interleave, never lose
- * a record, and land in call order. Appends from several processes are serialized by the
+ * a record, and land in call order. With `durable`, a batch is acknowledged (its append()
+ * promises resolve) only once fdatasync(2) says it is on disk; the flush runs off the event
+ * loop, so the appends that arrive meanwhile leave together in the next batch (group commit:
+ * one flush for all of them, instead of one per record). Appends from several processes are serialized by the
  * file lock (lock.ts) around "read the tail record, write the new lines".
  *
  * Fail closed: a log whose last line is torn, or whose last record does not check, is never
@@ -15,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   closeSync,
-  fdatasyncSync,
+  fdatasync as fdatasyncCallback,
   fstatSync,
   ftruncateSync,
   openSync,
@@ -55,7 +58,12 @@ export interface DecisionLogOptions {
   /** Default: this package's version. */
   engineVersion?: string;
   lock?: LockOptions;
-  /** fdatasync the log before the checkpoint is replaced (survives power loss; costs a disk flush per batch). */
+  /**
+   * Acknowledge a batch only once fdatasync(2) has put it on disk (survives power loss; one
+   * disk flush per batch, batches grow while a flush runs). The checkpoint is replaced after
+   * the flush and atomically, but not flushed itself: after a power loss it may be an older
+   * one, never one ahead of the records.
+   */
   durable?: boolean;
   /** Told of every batch once it is in the file; closed with the log (src/export ships records off the machine). */
   export?: LogExport;
@@ -198,7 +206,7 @@ export class DecisionLog {
         );
       }
       this.writeAll(fd, data, st.size);
-      if (this.options.durable) fdatasyncSync(fd);
+      if (this.options.durable) await flush(fd, this.path, seq - bodies.length + 1, seq);
       this.head = { seq, hash: prev, ino: st.ino, size: st.size + data.length };
       const checkpoint =
         this.options.checkpointPath === undefined
@@ -296,7 +304,7 @@ export class DecisionLog {
   private checkpoint(path: string, count: number, head: string, batchSize: number): Checkpoint {
     try {
       const c = makeCheckpoint(count, head, this.signingKey);
-      writeCheckpoint(path, c, this.options.durable === true);
+      writeCheckpoint(path, c);
       return c;
     } catch (err) {
       const first = count - batchSize + 1;
@@ -326,6 +334,21 @@ function selfCheck(sealed: SealedRecord[], data: Buffer): void {
       );
     }
     at += length + 1;
+  }
+}
+
+/** fdatasync(2) on the thread pool, so that the event loop takes new appends meanwhile. */
+async function flush(fd: number, path: string, first: number, last: number): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) =>
+      fdatasyncCallback(fd, (err) => (err ? reject(err) : resolve())),
+    );
+  } catch (err) {
+    throw new AuditError(
+      'io',
+      `${path}: records ${first}..${last} were written but could not be flushed to disk (${describe(err)}); they are not acknowledged`,
+      { cause: err },
+    );
   }
 }
 

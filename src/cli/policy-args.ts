@@ -176,6 +176,8 @@ export async function logFor(values: LogValues, io: CliIO, cwd?: string) {
     fs.mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
     return await DecisionLog.open(resolved, {
       checkpointPath: checkpointPathOf(resolved),
+      // A decision is answered only once its record is on disk (#18/#20: batched flushes).
+      durable: true,
       redact: values['log-verbatim'] !== true,
       ...(signingKey !== undefined && { signingKey }),
       ...(exporter !== undefined && { export: exporter }),
