@@ -4,7 +4,8 @@ import { type LabelledLine, loadCorpus } from '../helpers/corpus.js';
 
 /**
  * The labelled corpora, scored the way the project is judged: zero lines labelled not
- * read-only may come out read-only; read-only recall >= 90%; destructive recall >= 95%.
+ * read-only may come out read-only; read-only recall >= 95%; destructive recall >= 99% (the
+ * figures README claims, issue #16's bar).
  */
 function score(lines: LabelledLine[]) {
   const falseReadOnly: string[] = [];
@@ -63,12 +64,12 @@ describe.each(['bash-labelled.jsonl', 'bash-adversarial.jsonl'])('labelled corpu
     expect(s?.falseReadOnly).toEqual([]);
   });
 
-  it('recognises at least 90% of read-only lines', () => {
-    if (s && s.readOnlyRecall < 0.9) console.log(s.missedReadOnly.join('\n'));
-    expect(s?.readOnlyRecall).toBeGreaterThanOrEqual(0.9);
+  it('recognises at least 95% of read-only lines', () => {
+    if (s && s.readOnlyRecall < 0.95) console.log(s.missedReadOnly.join('\n'));
+    expect(s?.readOnlyRecall).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('recognises at least 95% of destructive lines', () => {
-    expect(s?.destructiveRecall, `missed:\n${s?.missedDestructive.join('\n')}`).toBeGreaterThanOrEqual(0.95);
+  it('recognises at least 99% of destructive lines', () => {
+    expect(s?.destructiveRecall, `missed:\n${s?.missedDestructive.join('\n')}`).toBeGreaterThanOrEqual(0.99);
   });
 });
