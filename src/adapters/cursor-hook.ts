@@ -48,3 +48,35 @@ function cursorShellRequest(p: Readonly<Record<string, unknown>>): ToolRequest |
     ...(typeof p.conversation_id === 'string' ? { sessionId: p.conversation_id } : {}),
   };
 }
+
+/**
+ * Cursor's beforeReadFile hook: `{hook_event_name: "beforeReadFile", conversation_id,
+ * generation_id, workspace_roots, file_path, content, attachments}` (content is the file's text,
+ * not needed to decide) read as a Claude Code Read of file_path, so `Read(**\/.env*)` denies it
+ * too; answered with `{permission}` (the only field this event reads, per Cursor's docs). A
+ * relative file_path is resolved against the first workspace root.
+ */
+export const cursorBeforeReadFile: HookProtocol = {
+  name: 'cursor/beforeReadFile',
+  recognises: (p) => p.hook_event_name === 'beforeReadFile',
+  request: cursorReadRequest,
+  answer: (decision) => ({ output: cursorAnswer(decision.behavior, reasonOf(decision)) }),
+  block: () => 'exit',
+  httpBlock: (reason) => cursorAnswer('deny', blockedReason(reason)),
+};
+
+function cursorReadRequest(p: Readonly<Record<string, unknown>>): ToolRequest | string {
+  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
+  const root = roots[0];
+  if (typeof root !== 'string' || !path.isAbsolute(root))
+    return 'Cursor beforeReadFile payload has no absolute workspace root';
+  if (typeof p.file_path !== 'string' || p.file_path === '')
+    return 'Cursor beforeReadFile payload has no file_path';
+  return {
+    tool: 'Read',
+    input: { file_path: path.resolve(root, p.file_path) },
+    cwd: root,
+    mode: 'default',
+    ...(typeof p.conversation_id === 'string' ? { sessionId: p.conversation_id } : {}),
+  };
+}

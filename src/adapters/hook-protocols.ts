@@ -1,7 +1,7 @@
 import { CLAUDE_PROTOCOLS } from './claude-hook.js';
 import { codexPreToolUse } from './codex-hook.js';
 import { copilotPreToolUse } from './copilot-hook.js';
-import { cursorBeforeShellExecution } from './cursor-hook.js';
+import { cursorBeforeReadFile, cursorBeforeShellExecution } from './cursor-hook.js';
 import { geminiBeforeTool } from './gemini-hook.js';
 import type { HookProtocol } from './hook-protocol.js';
 import { opencodeToolBefore } from './opencode-hook.js';
@@ -17,6 +17,7 @@ export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
   ...CLAUDE_PROTOCOLS,
   geminiBeforeTool,
   cursorBeforeShellExecution,
+  cursorBeforeReadFile,
   copilotPreToolUse,
   opencodeToolBefore,
 ];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cursorBeforeShellExecution } from '../../src/adapters/cursor-hook.js';
+import { cursorBeforeReadFile, cursorBeforeShellExecution } from '../../src/adapters/cursor-hook.js';
 import { readHookPayload } from '../../src/adapters/hook-protocol.js';
 import { HOOK_PROTOCOLS } from '../../src/adapters/hook-protocols.js';
 import { runCli } from '../helpers/cli.js';
@@ -88,5 +88,54 @@ describe('toolgate hook: Cursor beforeShellExecution', () => {
     const other = await hook(cursor('git status'), ['--agent', 'gemini-cli']);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/unknown hook payload: hook event "beforeShellExecution"/);
+  });
+});
+
+/**
+ * Cursor's beforeReadFile (same docs): input `{hook_event_name: "beforeReadFile", conversation_id,
+ * generation_id, workspace_roots, file_path, content, attachments}`, output `{permission}`.
+ * Before, this payload exited 2 as unknown, so every file read was blocked.
+ */
+const read = (file_path: unknown) =>
+  JSON.stringify({
+    conversation_id: 'conv-1',
+    generation_id: 'gen-1',
+    hook_event_name: 'beforeReadFile',
+    workspace_roots: [work],
+    file_path,
+    content: 'API_KEY=secret',
+    attachments: [],
+  });
+
+describe('Cursor beforeReadFile', () => {
+  it('reads the file as a Claude Code Read (relative paths against the first workspace root)', () => {
+    const r = readHookPayload(read('src/a.ts'), HOOK_PROTOCOLS);
+    expect(r.ok && r.protocol).toBe(cursorBeforeReadFile);
+    if (r.ok)
+      expect(r.request).toMatchObject({
+        tool: 'Read',
+        input: { file_path: path.join(work, 'src/a.ts') },
+        cwd: work,
+      });
+    const bad = readHookPayload(read(''), HOOK_PROTOCOLS);
+    expect(!bad.ok && bad.error).toMatch(/no file_path/);
+  });
+
+  it('denies a read a Read rule denies, and allows a workspace file, in the shape Cursor reads', async () => {
+    const policy = path.join(work, 'read-policy.yaml');
+    fs.writeFileSync(policy, 'version: 1\nrules:\n  - deny: "Read(**/.env)"\n');
+    fs.writeFileSync(path.join(work, 'notes.md'), 'hi\n');
+    const denied = await runCli(['hook', '--policy', policy], {
+      stdin: read(path.join(work, '.env')),
+      cwd: work,
+      env,
+    });
+    expect(JSON.parse(denied.stdout), denied.stderr).toMatchObject({ permission: 'deny' });
+    const allowed = await runCli(['hook', '--policy', policy, '--agent', 'cursor'], {
+      stdin: read('notes.md'),
+      cwd: work,
+      env,
+    });
+    expect(JSON.parse(allowed.stdout), allowed.stderr).toMatchObject({ permission: 'allow' });
   });
 });
