@@ -24,6 +24,9 @@ describe('ownFilesOf', () => {
         path.join(base, 'l.jsonl'),
         path.join(base, 'l.jsonl.lock'),
         path.join(base, 'l.jsonl.checkpoint'),
+        // the OTLP export cursor and its lock (446167a): toolgate's own too
+        path.join(base, 'l.jsonl.exported'),
+        path.join(base, 'l.jsonl.exported.lock'),
         path.join(base, 'k.pem'),
         path.join(base, 'cfg', 'toolgate', 'trusted.json'),
         path.join(base, 'p.yaml'),
