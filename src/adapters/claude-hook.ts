@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Decision } from '../policy/decision.js';
 import { type Mode, parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
+import { codexShaped } from './codex-marks.js';
 import { type HookProtocol, readHookPayload } from './hook-protocol.js';
 
 /**
@@ -66,7 +67,8 @@ function claudeRequest(h: Readonly<Partial<HookInput>>): ToolRequest | string {
  */
 export const claudePreToolUse: HookProtocol = {
   name: 'claude-code/PreToolUse',
-  recognises: (p) => p.hook_event_name === 'PreToolUse',
+  // not Codex's Claude-shaped payload (codex-marks.ts)
+  recognises: (p) => p.hook_event_name === 'PreToolUse' && !codexShaped(p),
   request: claudeRequest,
   answer: (decision) => ({ output: hookOutput(decision) }),
   rewritten: (decision, input) => ({ output: hookOutput(decision, { ...input }) }),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
+import { codexShaped } from './codex-marks.js';
 import type { AnswerOptions, HookAnswer, HookProtocol } from './hook-protocol.js';
 import { unaskable } from './unaskable.js';
 
@@ -26,7 +27,7 @@ import { unaskable } from './unaskable.js';
  */
 export const codexPreToolUse: HookProtocol = {
   name: 'codex/PreToolUse',
-  recognises: (p) => p.hook_event_name === 'PreToolUse' && typeof p.turn_id === 'string',
+  recognises: (p) => p.hook_event_name === 'PreToolUse' && codexShaped(p),
   request: codexRequest,
   answer: codexAnswer,
   rewritten: (decision, input, options) => {

@@ -12,7 +12,7 @@ import { opencodeToolBefore } from './opencode-hook.js';
  * here, with a `recognises` that cannot take another agent's payload for its own.
  */
 export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
-  // before Claude Code's: Codex's PreToolUse is Claude-shaped, told apart by its turn_id
+  // Codex's PreToolUse is Claude-shaped: told apart by turn_id / model (codex-marks.ts), both ways
   codexPreToolUse,
   ...CLAUDE_PROTOCOLS,
   geminiBeforeTool,
