@@ -1,5 +1,5 @@
 import { EFFECT_GROUPS, EFFECTS } from '../bash/catalogue/effect.js';
-import { REGISTRY } from '../bash/catalogue/index.js';
+import { GROUPS, REGISTRY } from '../bash/catalogue/index.js';
 import { catalogueTable, effectsNamed, renderCatalogue } from '../bash/catalogue/table.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
@@ -30,9 +30,9 @@ export async function catalogueCommand(argv: string[], io: CliIO): Promise<numbe
   if (values.effect !== undefined && effects === undefined)
     throw new UsageError(`unknown effect "${values.effect}" (see toolgate catalogue --help)`);
   const command = positionals[0];
-  const table = catalogueTable(REGISTRY, { command, effects });
+  const table = catalogueTable(REGISTRY, { command, effects }, GROUPS);
   io.stdout.write(values.json ? `${JSON.stringify(table, null, 2)}\n` : renderCatalogue(table));
-  if (command !== undefined && table.entries.length === 0 && table.legacy.length === 0) {
+  if (command !== undefined && table.entries.length === 0) {
     io.stderr.write(
       `toolgate catalogue: "${command}" is not a known command: it is analyzed as an unknown program (not read-only)\n`,
     );

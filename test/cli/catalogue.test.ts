@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, REGISTRY } from '../../src/bash/catalogue/index.js';
+import { CATALOGUE, GROUPS } from '../../src/bash/catalogue/index.js';
 import { runCli } from '../helpers/cli.js';
 
 /** `toolgate catalogue`, as a process: the classifier's knowledge as a table a reviewer reads. */
 describe('toolgate catalogue', () => {
-  it('--json lists every entry with its options and effects, and the commands not yet entries', async () => {
+  it('--json lists every entry with its group, options and effects, and which are still hand-written', async () => {
     const r = await runCli(['catalogue', '--json']);
     expect(r.code).toBe(0);
     const table = JSON.parse(r.stdout);
     expect(table.entries.map((e: { name: string }) => e.name)).toEqual(CATALOGUE.map((e) => e.name));
-    expect(table.legacy).toEqual(REGISTRY.legacy);
+    expect(new Set(table.entries.map((e: { group: string }) => e.group))).toEqual(
+      new Set(Object.keys(GROUPS)),
+    );
+    expect(table.handWritten).toEqual(
+      CATALOGUE.filter((e) => e.shape.kind === 'hand-written').map((e) => e.name),
+    );
     const sort = table.entries.find((e: { name: string }) => e.name === 'sort');
     expect(sort).toMatchObject({ shape: 'reader', unknownOptions: 'harmless' });
     expect(sort.options).toContainEqual({
@@ -29,6 +34,7 @@ describe('toolgate catalogue', () => {
     const table = JSON.parse(r.stdout);
     for (const e of table.entries) {
       if (e.shape === 'escape') expect(e.escape).toBeTruthy();
+      else if (e.shape === 'hand-written') expect(e.handWritten).toBeTruthy();
       else expect(e.options.length).toBeGreaterThan(0);
       for (const o of e.options) expect(['writes', 'appends', 'removes']).toContain(o.effect);
     }
@@ -41,7 +47,9 @@ describe('toolgate catalogue', () => {
   it('prints one command, by name or alias, with its examples', async () => {
     const r = await runCli(['catalogue', 'gawk']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^awk, gawk, mawk, nawk {2}\(escape; unknown options: fail\)\n/);
+    expect(r.stdout).toMatch(
+      /^== text: 1 entry\n\nawk, gawk, mawk, nawk {2}\(escape; unknown options: fail\)\n/,
+    );
     expect(r.stdout).toMatch(/-f, --file VALUE +runs-code/);
     expect(r.stdout).toContain(`e.g. destructive    awk 'BEGIN{system("rm -rf /")}'`);
   });

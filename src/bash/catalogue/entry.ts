@@ -1,4 +1,4 @@
-import type { CommandContext, EffectSink, Parsed } from '../commands/spec.js';
+import type { Analyzer, CommandContext, EffectSink, Parsed } from '../commands/spec.js';
 import type { ParseOptions } from '../options.js';
 import type { Effect, Trait } from './effect.js';
 
@@ -71,6 +71,12 @@ export type Shape =
    * option (-c, -e) or from stdin is code the line does not show (the file is also read).
    */
   | { readonly kind: 'interpreter'; readonly asks: readonly string[] }
+  /**
+   * A hand-written analyzer from before the catalogue (src/bash/catalogue/GROUP/analyzers.ts),
+   * its options not yet described as data here: `why` says what it knows. Its examples are
+   * checked like every entry's; `toolgate catalogue` lists it as hand-written.
+   */
+  | { readonly kind: 'hand-written'; readonly why: string; readonly analyze: Analyzer }
   /** It never ends by design (yes). */
   | { readonly kind: 'lingers'; readonly why: string }
   /**
@@ -102,4 +108,5 @@ export const SHAPES: readonly ShapeKind[] = [
   'interpreter',
   'lingers',
   'escape',
+  'hand-written',
 ];

@@ -157,6 +157,8 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
         sink.lingers(`${ctx.name} ${why}`);
       };
     }
+    case 'hand-written':
+      return shape.analyze;
     case 'escape': {
       const analyze = shape.analyze;
       if (rules === undefined) return (ctx, sink) => analyze(ctx, sink, undefined);

@@ -1,11 +1,11 @@
-import type { CommandSpec, CommandTable } from '../commands/spec.js';
+import type { CommandSpec } from '../commands/spec.js';
 import { isEffect, isTrait } from './effect.js';
 import { type CatalogueEntry, SHAPES } from './entry.js';
 import { handledBy, interpret, optionId } from './interpret.js';
 
 /**
  * Every command the classifier knows, by name: catalogue entries (data, read by one
- * interpreter) and the tables not yet converted to entries. Built once per process; the checks
+ * interpreter). Built once per process; the checks
  * run at load, so a duplicate name (a later table silently winning) or an effect outside the
  * closed set stops the program rather than changing what a command means.
  */
@@ -16,8 +16,6 @@ export interface Registry {
   readonly entries: readonly CatalogueEntry[];
   /** The entry a name (or alias) belongs to. */
   entry(name: string): CatalogueEntry | undefined;
-  /** Names still analyzed by a hand-written table (src/bash/commands), sorted. */
-  readonly legacy: readonly string[];
 }
 
 export class CatalogueError extends Error {
@@ -29,10 +27,7 @@ export class CatalogueError extends Error {
 
 const SPEC_FORM = /^[A-Za-z0-9][A-Za-z0-9-]*(\|[A-Za-z0-9][A-Za-z0-9-]*)*[=?]?$/;
 
-export function buildRegistry(
-  entries: readonly CatalogueEntry[],
-  legacyTables: Readonly<Record<string, CommandTable>>,
-): Registry {
+export function buildRegistry(entries: readonly CatalogueEntry[]): Registry {
   const problems: string[] = [];
   const byName = new Map<string, CatalogueEntry>();
   const owner = new Map<string, string>();
@@ -50,15 +45,6 @@ export function buildRegistry(
     for (const name of [e.name, ...(e.aliases ?? [])])
       if (claim(name, `entry ${e.name}`)) byName.set(name, e);
   }
-  const legacy = new Map<string, CommandSpec>();
-  for (const [table, commands] of Object.entries(legacyTables)) {
-    for (const name of Object.keys(commands)) {
-      const spec = commands[name]!;
-      for (const t of spec.traits ?? [])
-        if (!isTrait(t)) problems.push(`${name} (${table}): unknown trait "${t}"`);
-      if (claim(name, `table ${table}`)) legacy.set(name, spec);
-    }
-  }
   if (problems.length > 0) throw new CatalogueError(problems);
 
   const compiled = new Map<string, CommandSpec>();
@@ -67,14 +53,13 @@ export function buildRegistry(
       const done = compiled.get(name);
       if (done !== undefined) return done;
       const e = byName.get(name);
-      const spec = e !== undefined ? interpret(e) : legacy.get(name);
+      const spec = e !== undefined ? interpret(e) : undefined;
       // Unknown names are not remembered: a long-running process would keep every one it met.
       if (spec !== undefined) compiled.set(name, spec);
       return spec;
     },
     entries: Object.freeze([...entries]),
     entry: (name) => byName.get(name),
-    legacy: Object.freeze([...legacy.keys()].sort()),
   };
 }
 
@@ -96,7 +81,7 @@ function checkEntry(e: CatalogueEntry, problems: string[]): void {
   for (const t of e.traits ?? []) if (!isTrait(t)) problems.push(`${at}: unknown trait "${String(t)}"`);
   const shape = e.shape;
   const named = shape && SHAPES.includes(shape.kind) ? handledBy(shape) : [];
-  if (shape?.kind === 'escape') {
+  if (shape?.kind === 'escape' || shape?.kind === 'hand-written') {
     if (typeof shape.analyze !== 'function') problems.push(`${at}: an escape hatch needs its analyzer`);
     if (!shape.why) problems.push(`${at}: an escape hatch says why it is one`);
   }

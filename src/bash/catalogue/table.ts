@@ -8,12 +8,16 @@ import type { Registry } from './registry.js';
  * analyzed by hand-written tables, which it cannot describe option by option.
  */
 export interface CatalogueRow {
+  /** The group it belongs to (text, git, filesystem, ...): the directory of src/bash/catalogue it lives in. */
+  readonly group: string;
   readonly name: string;
   readonly aliases: readonly string[];
   readonly summary: string;
   readonly shape: ShapeKind;
   /** The reason for a one-off analyzer (shape `escape`). */
   readonly escape?: string;
+  /** What a hand-written analyzer knows (shape `hand-written`: its options are not data yet). */
+  readonly handWritten?: string;
   /** What a program or interpreter runs that the line does not show, and what only asks (read-only). */
   readonly runs?: { readonly what: string; readonly readOnlyWhenOnly: readonly string[] };
   readonly unknownOptions: 'fail' | 'harmless';
@@ -31,8 +35,8 @@ export interface OptionRow {
 
 export interface CatalogueTable {
   readonly entries: readonly CatalogueRow[];
-  /** Commands known by a hand-written analyzer (src/bash/commands), not yet entries. */
-  readonly legacy: readonly string[];
+  /** Entries (first names) whose analyzer is hand-written: their options are not data yet. */
+  readonly handWritten: readonly string[];
 }
 
 /** Effects an `--effect` word stands for: a group (`runs`, `writes`, `network`, ...) or one effect. */
@@ -48,13 +52,16 @@ export function effectsNamed(word: string): readonly Effect[] | undefined {
 export function catalogueTable(
   registry: Registry,
   filter: { readonly command?: string; readonly effects?: readonly Effect[] } = {},
+  groups: Readonly<Record<string, readonly CatalogueEntry[]>> = {},
 ): CatalogueTable {
+  const groupOf = new Map<CatalogueEntry, string>();
+  for (const [g, es] of Object.entries(groups)) for (const e of es) groupOf.set(e, g);
   let entries: readonly CatalogueEntry[] = registry.entries;
   if (filter.command !== undefined) {
     const e = registry.entry(filter.command);
     entries = e === undefined ? [] : [e];
   }
-  const rows = entries.map(row);
+  const rows = entries.map((e) => row(e, groupOf.get(e) ?? ''));
   const effects = filter.effects;
   const kept =
     effects === undefined
@@ -62,24 +69,31 @@ export function catalogueTable(
       : rows
           .map((r) => ({ ...r, options: r.options.filter((o) => effects.includes(o.effect)) }))
           // A one-off analyzer's own language can have any effect: always listed, with why.
-          .filter((r) => r.options.length > 0 || r.shape === 'escape' || (r.runs && runs(effects)));
-  const legacy =
-    filter.command === undefined ? registry.legacy : registry.legacy.filter((n) => n === filter.command);
-  return { entries: kept, legacy };
+          .filter(
+            (r) =>
+              r.options.length > 0 ||
+              r.shape === 'escape' ||
+              r.shape === 'hand-written' ||
+              (r.runs && runs(effects)),
+          );
+  const handWritten = kept.filter((r) => r.shape === 'hand-written').map((r) => r.name);
+  return { entries: kept, handWritten };
 }
 
 /** A program or interpreter runs code: listed when the reviewer asks which commands run something. */
 const runs = (effects: readonly Effect[]): boolean =>
   effects.includes('runs-code') || effects.includes('runs-program');
 
-function row(e: CatalogueEntry): CatalogueRow {
+function row(e: CatalogueEntry, group: string): CatalogueRow {
   const shape = e.shape;
   return {
+    group,
     name: e.name,
     aliases: e.aliases ?? [],
     summary: e.summary,
     shape: shape.kind,
     ...(shape.kind === 'escape' ? { escape: shape.why } : {}),
+    ...(shape.kind === 'hand-written' ? { handWritten: shape.why } : {}),
     ...(shape.kind === 'program' ? { runs: { what: shape.runs, readOnlyWhenOnly: shape.asks } } : {}),
     ...(shape.kind === 'interpreter'
       ? { runs: { what: 'code from a file, an option or stdin', readOnlyWhenOnly: shape.asks } }
@@ -100,11 +114,18 @@ function optionRow(spec: string, effect: Effect): OptionRow {
 /** The table as text: one block per entry, options that matter first. */
 export function renderCatalogue(table: CatalogueTable): string {
   const out: string[] = [];
+  let group: string | undefined;
   for (const r of table.entries) {
+    if (r.group !== group) {
+      group = r.group;
+      const n = table.entries.filter((x) => x.group === group).length;
+      out.push(`== ${group || 'ungrouped'}: ${n} ${n === 1 ? 'entry' : 'entries'}`, '');
+    }
     const names = [r.name, ...r.aliases].join(', ');
     out.push(`${names}  (${r.shape}; unknown options: ${r.unknownOptions})`);
     out.push(`  ${r.summary}`);
     if (r.escape) out.push(`  one-off analyzer: ${r.escape}`);
+    if (r.handWritten) out.push(`  hand-written analyzer (options not yet data): ${r.handWritten}`);
     if (r.runs) {
       const only = r.runs.readOnlyWhenOnly;
       out.push(`  runs ${r.runs.what}${only.length > 0 ? `; read-only only with ${only.join(' ')}` : ''}`);
@@ -130,10 +151,10 @@ export function renderCatalogue(table: CatalogueTable): string {
     }
     out.push('');
   }
-  if (table.legacy.length > 0) {
+  if (table.handWritten.length > 0) {
     out.push(
-      `${table.legacy.length} more ${table.legacy.length === 1 ? 'command is' : 'commands are'} known by hand-written analyzers (src/bash/commands), not yet described option by option:`,
-      `  ${table.legacy.join(' ')}`,
+      `${table.handWritten.length} of these ${table.handWritten.length === 1 ? 'entry has' : 'entries have'} a hand-written analyzer, options not yet described one by one:`,
+      `  ${table.handWritten.join(' ')}`,
       '',
     );
   }

@@ -54,7 +54,9 @@ describe('the command catalogue', () => {
         ];
         for (const line of all)
           expect(
-            names.some((n) => new RegExp(`(^|[|;&(\\s])${n}(\\s|$)`).test(line)),
+            names.some((n) =>
+              new RegExp(`(^|[|;&(\\s])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`).test(line),
+            ),
             line,
           ).toBe(true);
         for (const n of names) expect(REGISTRY.entry(n)).toBe(e);

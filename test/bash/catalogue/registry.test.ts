@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry } from '../../../src/bash/catalogue/entry.js';
+import { handWritten } from '../../../src/bash/catalogue/hand-written.js';
 import { buildRegistry, CatalogueError } from '../../../src/bash/catalogue/registry.js';
 import { printer } from '../../../src/bash/commands/spec.js';
 
@@ -13,9 +14,9 @@ const entry = (over: Partial<CatalogueEntry> = {}): CatalogueEntry => ({
   ...over,
 });
 
-function problems(entries: readonly CatalogueEntry[], tables = {}): readonly string[] {
+function problems(entries: readonly CatalogueEntry[]): readonly string[] {
   try {
-    buildRegistry(entries, tables);
+    buildRegistry(entries);
     return [];
   } catch (e) {
     expect(e).toBeInstanceOf(CatalogueError);
@@ -26,22 +27,15 @@ function problems(entries: readonly CatalogueEntry[], tables = {}): readonly str
 /** The registry refuses, at load, what would silently change what a command means. */
 describe('buildRegistry', () => {
   it('accepts a well-formed entry and compiles it on first use', () => {
-    const r = buildRegistry([entry()], { other: { zap: printer() } });
+    const r = buildRegistry([entry(), entry({ name: 'zap', shape: { kind: 'printer' } })]);
     expect(r.spec('frob')).toBe(r.spec('frob'));
     expect(r.spec('zap')).toBeDefined();
     expect(r.spec('nope')).toBeUndefined();
-    expect(r.legacy).toEqual(['zap']);
   });
 
-  it('refuses a name defined twice: by two entries, an alias, or an entry and a table', () => {
+  it('refuses a name defined twice: by two entries or an alias', () => {
     expect(problems([entry(), entry()])).toEqual(['"frob" is defined twice (entry frob and entry frob)']);
     expect(problems([entry(), entry({ name: 'frobnicate', aliases: ['frob'] })])).toHaveLength(1);
-    expect(problems([entry()], { text: { frob: printer() } })).toEqual([
-      '"frob" is defined twice (entry frob and table text)',
-    ]);
-    expect(problems([], { a: { echo: printer() }, b: { echo: printer() } })).toEqual([
-      '"echo" is defined twice (table a and table b)',
-    ]);
   });
 
   it('refuses an effect, trait or shape outside the closed sets', () => {
@@ -73,5 +67,19 @@ describe('buildRegistry', () => {
       'entry frob: an escape hatch needs its analyzer',
       'entry frob: an escape hatch shows what it catches (an example that is not read-only)',
     ]);
+  });
+
+  it('refuses a hand-written group with a command it does not describe, or describes one it lacks', () => {
+    const table = { zap: printer(), frob: printer() };
+    const ex = { readOnly: ['zap x'] };
+    expect(() => handWritten(table, 'why', { zap: ['zaps', ex] })).toThrow(
+      /entry frob: no summary and examples/,
+    );
+    expect(() => handWritten({ zap: table.zap }, 'why', { zap: ['zaps', ex], frob: ['frobs', ex] })).toThrow(
+      /entry frob: described, but no analyzer has that first name/,
+    );
+    const shared = printer();
+    const [one] = handWritten({ zap: shared, zip: shared }, 'why', { zap: ['zaps', ex] });
+    expect(one).toMatchObject({ name: 'zap', aliases: ['zip'], shape: { kind: 'hand-written' } });
   });
 });

@@ -1,5 +1,5 @@
-import type { Word } from '../word.js';
-import type { CommandSpec, CommandTable, EffectSink } from './spec.js';
+import type { CommandSpec, CommandTable, EffectSink } from '../../commands/spec.js';
+import type { Word } from '../../word.js';
 
 /**
  * Cloud, cluster, container and database CLIs: reads of remote state are network reads, other

@@ -1,6 +1,12 @@
-import { wordMayBeOption } from '../option-risk.js';
-import type { Word } from '../word.js';
-import { applyOptions, type CommandSpec, type CommandTable, filledIn, type OptionRules } from './spec.js';
+import {
+  applyOptions,
+  type CommandSpec,
+  type CommandTable,
+  filledIn,
+  type OptionRules,
+} from '../../commands/spec.js';
+import { wordMayBeOption } from '../../option-risk.js';
+import type { Word } from '../../word.js';
 
 /** Searching: grep and friends read; find, fd and rg also have options that write or run programs. */
 

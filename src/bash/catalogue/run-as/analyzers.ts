@@ -1,4 +1,3 @@
-import { staticWord, type Word } from '../word.js';
 import {
   applyOptions,
   type CommandContext,
@@ -6,8 +5,9 @@ import {
   type CommandTable,
   type EffectSink,
   type OptionRules,
-} from './spec.js';
-import { joinWords, rest, SHELLS, stdinScript, wrapper } from './wrappers.js';
+} from '../../commands/spec.js';
+import { staticWord, type Word } from '../../word.js';
+import { joinWords, rest, SHELLS, stdinScript, wrapper } from '../wrappers/analyzers.js';
 
 /**
  * Programs that run a command as someone or somewhere else: another user or group (su,

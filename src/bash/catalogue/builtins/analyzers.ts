@@ -1,6 +1,4 @@
-import type { CommandLine } from '../command-line.js';
-import { isSensitiveShellVariable } from '../environment.js';
-import { isDynamic, type Word } from '../word.js';
+import type { CommandLine } from '../../command-line.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -8,7 +6,9 @@ import {
   literal,
   type OptionRules,
   printer,
-} from './spec.js';
+} from '../../commands/spec.js';
+import { isSensitiveShellVariable } from '../../environment.js';
+import { isDynamic, type Word } from '../../word.js';
 
 /**
  * Shell builtins and keywords. Most only touch the shell itself; the ones that matter are those

@@ -1,5 +1,5 @@
-import type { Word } from '../word.js';
-import type { CommandContext, CommandSpec, CommandTable, EffectSink } from './spec.js';
+import type { CommandContext, CommandSpec, CommandTable, EffectSink } from '../../commands/spec.js';
+import type { Word } from '../../word.js';
 
 /**
  * Editors: never read-only (they can change the files they open, and run commands). What the

@@ -1,12 +1,12 @@
-import type { Word } from '../word.js';
-import { hostSlice, unknownHost, urlHost } from './hosts.js';
+import { hostSlice, unknownHost, urlHost } from '../../commands/hosts.js';
 import {
   applyOptions,
   type CommandSpec,
   type CommandTable,
   type EffectSink,
   type OptionRules,
-} from './spec.js';
+} from '../../commands/spec.js';
+import type { Word } from '../../word.js';
 
 /**
  * The network: nothing here is read-only (even a GET leaves the machine). What decides

@@ -1,5 +1,4 @@
-import type { Word } from '../word.js';
-import { remoteOperand, unknownHost, userHost } from './hosts.js';
+import { remoteOperand, unknownHost, userHost } from '../../commands/hosts.js';
 import {
   applyOptions,
   type CommandContext,
@@ -7,7 +6,8 @@ import {
   type CommandTable,
   type EffectSink,
   type OptionRules,
-} from './spec.js';
+} from '../../commands/spec.js';
+import type { Word } from '../../word.js';
 
 /**
  * Connections to other machines: ssh and the copies over it (scp, sftp, rsync), raw sockets

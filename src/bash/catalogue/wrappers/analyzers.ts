@@ -1,5 +1,3 @@
-import { optionTable, parseOptions } from '../options.js';
-import type { Word } from '../word.js';
 import {
   applyOptions,
   type CommandContext,
@@ -8,7 +6,9 @@ import {
   type EffectSink,
   filledIn,
   type OptionRules,
-} from './spec.js';
+} from '../../commands/spec.js';
+import { optionTable, parseOptions } from '../../options.js';
+import type { Word } from '../../word.js';
 
 /**
  * Programs that run another command: the inner command is analyzed as if it were on the line.
@@ -382,7 +382,9 @@ const parallel: CommandSpec = {
       sink.opaque('parallel reads the commands to run from stdin');
       return;
     }
-    sink.runScript(joinWords(template), 'parallel');
+    // The arguments after ::: (or from stdin) are appended to the template when it has no {}:
+    // `parallel rm ::: a b` runs `rm a` and `rm b`.
+    sink.runScript(joinWords(template), 'parallel', { appendsArgs: true });
   },
 };
 

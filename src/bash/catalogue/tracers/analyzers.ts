@@ -1,12 +1,12 @@
-import type { Word } from '../word.js';
 import {
   applyOptions,
   type CommandSpec,
   type CommandTable,
   type EffectSink,
   type OptionRules,
-} from './spec.js';
-import { rest, wrapper } from './wrappers.js';
+} from '../../commands/spec.js';
+import type { Word } from '../../word.js';
+import { rest, wrapper } from '../wrappers/analyzers.js';
 
 /**
  * Tracers and debuggers: they run the command they are given (which rules must see, as under

@@ -1,6 +1,6 @@
-import type { Word } from '../word.js';
-import type { CommandSpec, CommandTable, EffectSink } from './spec.js';
-import { joinWords, stdinScript } from './wrappers.js';
+import type { CommandSpec, CommandTable, EffectSink } from '../../commands/spec.js';
+import type { Word } from '../../word.js';
+import { joinWords, stdinScript } from '../wrappers/analyzers.js';
 
 /**
  * Programs that run a command later or in a session of its own: at and batch (a queue that

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Word } from '../word.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -8,7 +7,8 @@ import {
   type OptionRules,
   printer,
   reader,
-} from './spec.js';
+} from '../../commands/spec.js';
+import type { Word } from '../../word.js';
 
 /** Files and directories: the commands that list, read, copy, move, delete and change them. */
 

@@ -5,11 +5,28 @@ import {
   type OptionRules,
   printer,
   reader,
-} from './spec.js';
+} from '../../commands/spec.js';
 
 /** The system: clocks, hosts, users, processes, services, packages. Looking is read-only; changing is not. */
 
 const info = printer();
+
+/**
+ * localectl, timedatectl: with no subcommand, `status`, `show` or a `list-*` one they print;
+ * `set-time`, `set-timezone`, `set-locale`, ... change the clock or the system's settings.
+ */
+const settings: CommandSpec = {
+  analyze(ctx, sink) {
+    const sub = ctx.args.find((w) => !w.value.startsWith('-') || w.dynamicStart);
+    if (sub === undefined) return;
+    if (
+      sub.expansions.length === 0 &&
+      /^(status|show|show-timesync|timesync-status|list-[a-z-]+)$/.test(sub.value)
+    )
+      return;
+    sink.change(`${ctx.name} ${sub.raw} changes system settings`, false);
+  },
+};
 
 const DATE_RULES: OptionRules = {
   options: [
@@ -372,8 +389,8 @@ export const SYSTEM: CommandTable = {
     },
   }),
   locale: info,
-  localectl: info,
-  timedatectl: info,
+  localectl: settings,
+  timedatectl: settings,
   getconf: info,
   getent: {
     // The hosts and networks databases are looked up through DNS when the files do not answer.

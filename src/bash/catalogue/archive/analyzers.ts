@@ -1,4 +1,3 @@
-import { dynamicWord, type Word } from '../word.js';
 import {
   applyOptions,
   type CommandContext,
@@ -6,7 +5,8 @@ import {
   type CommandTable,
   type EffectSink,
   type OptionRules,
-} from './spec.js';
+} from '../../commands/spec.js';
+import { dynamicWord, type Word } from '../../word.js';
 
 /**
  * Archives and compression. Listing and printing to stdout read; extracting overwrites files;

@@ -1,6 +1,6 @@
-import { dynamicWord, type Word } from '../word.js';
-import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from './spec.js';
-import { rest, stdinScript, wrapper } from './wrappers.js';
+import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from '../../commands/spec.js';
+import { dynamicWord, type Word } from '../../word.js';
+import { rest, stdinScript, wrapper } from '../wrappers/analyzers.js';
 
 /**
  * Programs that run a command in an adjusted setting: resource limits, a terminal recorder, a

@@ -1,0 +1,78 @@
+import { type About, handWritten } from '../hand-written.js';
+import { BUILTINS } from './analyzers.js';
+
+/** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
+const ABOUT: Readonly<Record<string, About>> = {
+  ':': [
+    'does nothing (also true, false)',
+    {
+      readOnly: [
+        ':',
+        'true',
+        'false',
+        'popd',
+        'dirs',
+        'shopt -s nullglob',
+        'ulimit -n 4096',
+        'umask 077',
+        'shift',
+        'getopts ab: opt',
+        'times',
+        'help cd',
+        'complete -p',
+        'compopt -o default',
+        'caller',
+        'unalias ll',
+        "alias ll='ls -l'",
+        'disown',
+        'exit 0',
+        'return 0',
+        'break',
+        'continue',
+        'logout',
+        'pwd',
+        'type -a rm',
+        'type -t cd ls git',
+      ],
+    },
+  ],
+  printf: ['formats and prints its arguments', { readOnly: ["printf '%s\\n' x"] }],
+  cd: ["changes the shell's directory (cd, pushd, popd, dirs)", { readOnly: ['cd src', 'pushd src'] }],
+  eval: ['runs its arguments as shell code', { destructive: ['eval "$CMD"'] }],
+  source: [
+    "runs a file's commands in this shell (source, .)",
+    { destructive: ['source ./env.sh', '. ./env.sh'] },
+  ],
+  trap: ['runs code when a signal arrives or the shell exits', { destructive: ["trap 'rm x' EXIT"] }],
+  read: ['reads a line into variables', { readOnly: ['read -r line'] }],
+  mapfile: [
+    'reads lines into an array (mapfile, readarray)',
+    { readOnly: ['mapfile -t lines', 'readarray -t lines'] },
+  ],
+  declare: [
+    'declares variables (declare, typeset, local, readonly)',
+    {
+      readOnly: ['local x=1', 'readonly X=1'],
+      notReadOnly: ['declare -p PATH', 'typeset -p PATH'],
+      destructive: ['export PATH=/tmp:$PATH'],
+    },
+  ],
+  unset: ['removes variables or functions', { readOnly: ['unset X'] }],
+  let: ['evaluates arithmetic', { readOnly: ['let x=1+2'] }],
+  test: ['evaluates a condition (test, [, [[)', { readOnly: ['test -f x', '[ -f x ]', '[[ -f x ]]'] }],
+  hash: ['remembers or forgets command locations', { readOnly: ['hash -r'] }],
+  enable: ['enables or disables builtins', { notReadOnly: ['enable -n echo'] }],
+  fc: ['lists, edits or re-runs history entries', { destructive: ['fc -s'] }],
+  history: ["prints the shell's history", { readOnly: ['history'] }],
+  bind: ['shows or sets readline key bindings', { readOnly: ['bind -p'] }],
+  set: ['sets shell options and positional parameters', { readOnly: ['set -e'] }],
+  wait: ['waits for background jobs', { readOnly: ['wait'] }],
+  jobs: ['lists background jobs', { readOnly: ['jobs'] }],
+  compgen: ['prints completions', { readOnly: ['compgen -c'] }],
+};
+
+export const BUILTINS_ENTRIES = handWritten(
+  BUILTINS,
+  'shell builtins: what they change in the shell, and code they run (eval, source, trap)',
+  ABOUT,
+);
