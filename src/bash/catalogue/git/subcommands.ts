@@ -244,6 +244,13 @@ const GREP_RULES: OptionRules = {
 const grep: Analyzer = (ctx, sink) => {
   const parsed = applyOptions(ctx, sink, GREP_RULES);
   reportPaths(ctx, parsed.operands, sink, false);
+  // --no-index and --untracked search the files on disk, every one below each path (dot files
+  // and untracked ones included), not what git tracks: `git grep --no-index TOKEN` reads .env.
+  if (!parsed.options.some((o) => o.id === 'no-index' || o.id === 'untracked')) return;
+  const patternGiven = parsed.options.some((o) => o.id === 'e' || o.id === 'f');
+  const paths = patternGiven ? parsed.operands : parsed.operands.slice(1);
+  for (const w of paths.length > 0 ? paths : [literalWord('.')])
+    sink.readTree(w, { skipsHidden: false, followsLinks: false });
 };
 
 const branch: Analyzer = (ctx, sink) => {
@@ -358,6 +365,13 @@ const config: Analyzer = (ctx, sink) => {
   const sub = args[0]?.value;
   if (sub === 'get' || sub === 'list') return;
   const fileOption = args.findIndex((w) => /^(-f|--file|--blob)$/.test(w.value));
+  // `-f FILE` / `--file=FILE`: the file is read (listed, searched) whatever else is done with it.
+  const file =
+    fileOption >= 0 && args[fileOption]!.value !== '--blob'
+      ? args[fileOption + 1]
+      : args.find((w) => w.value.startsWith('--file='));
+  if (file !== undefined)
+    sink.read(file.value.startsWith('--file=') ? { ...file, value: file.value.slice(7) } : file);
   const options = args.filter((w) => w.value.startsWith('-'));
   if (/^(set|unset|rename-section|remove-section|edit)$/.test(sub ?? '')) {
     if (sub === 'edit') sink.opaque(`${ctx.name} edit opens an editor`);
