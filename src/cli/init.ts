@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseCliArgs } from './args.js';
+import { INIT_AGENTS, type InitAgent, lineDiff, planAgent } from './init-agents.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
-const HELP = `usage: toolgate init [--dir D] [--claude [--enforce]] [--force]
+const HELP = `usage: toolgate init [--dir D] [--agent NAME | --claude [--enforce]] [--dry-run] [--force]
 
 Starts a project policy: writes .toolgate/policy.yaml, which builds on the embedded default
 (extends: builtin:default) and carries commented examples and tests of its own.
@@ -15,6 +16,15 @@ Starts a project policy: writes .toolgate/policy.yaml, which builds on the embed
              settings are kept; an existing toolgate hook is left)
   --enforce  with --claude: the hook runs with --enforce, so that allowed and asked Bash calls
              run inside \`toolgate jail\` (read-only for a call predicted read-only)
+  --agent NAME  the hook for one agent, in the file it reads, with its fail-closed setting where
+             it has one (other settings kept; an existing toolgate hook is left):
+               claude    .claude/settings.json (as --claude; onFailure: block)
+               gemini    .gemini/settings.json BeforeTool
+               codex     $CODEX_HOME/hooks.json (default ~/.codex) PreToolUse; Codex runs it once trusted
+               cursor    .cursor/hooks.json beforeShellExecution, failClosed: true
+               copilot   .github/hooks/toolgate.json preToolUse
+               opencode  .opencode/plugin/toolgate.js (the plugin; fails closed)
+  --dry-run  print what would change, as a diff, and write nothing
 The decision log (.toolgate/decisions.jsonl) is kept out of git by .toolgate/.gitignore.
   --force    replace an existing .toolgate/policy.yaml
 
@@ -49,12 +59,12 @@ tests:
   - { name: force pushes never, tool: Bash, input: { command: "git push --force origin main" }, expect: deny }
 `;
 
-const HOOK_COMMAND = 'toolgate hook --warm --log .toolgate/decisions.jsonl';
-
 export async function initCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCliArgs(argv, {
     dir: { type: 'string' },
     claude: { type: 'boolean' },
+    agent: { type: 'string' },
+    'dry-run': { type: 'boolean' },
     enforce: { type: 'boolean' },
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -64,20 +74,34 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  if (values.enforce && !values.claude) throw new UsageError('--enforce goes with --claude');
+  const agent = values.claude ? 'claude' : values.agent;
+  if (values.claude && values.agent !== undefined && values.agent !== 'claude')
+    throw new UsageError('--claude and --agent name two agents; give one');
+  if (agent !== undefined && !(INIT_AGENTS as readonly string[]).includes(agent))
+    throw new UsageError(`--agent ${agent}: no such agent (known: ${INIT_AGENTS.join(', ')})`);
+  if (values.enforce && agent !== 'claude') throw new UsageError('--enforce goes with --claude');
   const dir = path.resolve(io.cwd, values.dir ?? '.');
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
     return fail(io, `${dir} is not a directory`);
 
-  // Settings first: if they cannot be merged, nothing at all is written.
-  let settings: { file: string; text: string; added: boolean } | undefined;
-  if (values.claude) {
-    const planned = plannedSettings(
-      path.join(dir, '.claude', 'settings.json'),
-      values.enforce ? `${HOOK_COMMAND} --enforce` : HOOK_COMMAND,
-    );
-    if ('error' in planned) return fail(io, planned.error);
-    settings = planned;
+  // The agent's files first: if one cannot be merged, nothing at all is written.
+  const planned =
+    agent === undefined
+      ? []
+      : planAgent(agent as InitAgent, dir, {
+          enforce: values.enforce === true,
+          env: io.env,
+          force: values.force === true,
+        });
+  for (const p of planned) if ('error' in p) return fail(io, p.error);
+
+  if (values['dry-run']) {
+    for (const p of planned) {
+      if ('after' in p) io.stdout.write(lineDiff(rel(io, p.file), p.before, p.after));
+      else if ('unchanged' in p) io.stdout.write(`${rel(io, p.file)}: ${p.unchanged}\n`);
+    }
+    io.stdout.write('(dry run: nothing written)\n');
+    return 0;
   }
 
   const policyFile = path.join(dir, '.toolgate', 'policy.yaml');
@@ -90,57 +114,17 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const ignore = path.join(dir, '.toolgate', '.gitignore');
   if (!fs.existsSync(ignore)) writeAtomically(ignore, 'decisions.jsonl*\n');
-  if (settings) {
-    if (settings.added) {
-      writeAtomically(settings.file, settings.text);
-      io.stdout.write(`added the toolgate PreToolUse hook to ${rel(io, settings.file)}\n`);
-    } else io.stdout.write(`${rel(io, settings.file)} already runs toolgate hook; left as it is\n`);
+  for (const p of planned) {
+    if ('after' in p) {
+      writeAtomically(p.file, p.after);
+      io.stdout.write(`added the toolgate hook to ${rel(io, p.file)}\n`);
+    } else if ('unchanged' in p) io.stdout.write(`${rel(io, p.file)} ${p.unchanged}\n`);
   }
   io.stdout.write(
     `\nnext:\n  toolgate test ${rel(io, policyFile)}\n  toolgate lint ${rel(io, policyFile)}\n` +
       `  toolgate check --tool Bash --input '{"command":"rm -rf build"}' --explain\n`,
   );
   return 0;
-}
-
-type PlannedSettings = { file: string; text: string; added: boolean } | { error: string };
-
-/** Claude Code settings with toolgate's hook added, every other key kept as it was. */
-function plannedSettings(file: string, command: string): PlannedSettings {
-  let settings: Record<string, unknown> = {};
-  if (fs.existsSync(file)) {
-    try {
-      const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-        return { error: `${file} does not hold a JSON object; left alone, nothing written` };
-      settings = parsed as Record<string, unknown>;
-    } catch (err) {
-      return { error: `${file} is not valid JSON (${(err as Error).message}); left alone, nothing written` };
-    }
-  }
-  const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
-  if (typeof hooks !== 'object' || Array.isArray(hooks))
-    return { error: `${file}: "hooks" is not an object; left alone, nothing written` };
-  const pre = hooks.PreToolUse ?? [];
-  if (!Array.isArray(pre))
-    return { error: `${file}: "hooks.PreToolUse" is not a list; left alone, nothing written` };
-  const perm = hooks.PermissionRequest ?? [];
-  if (!Array.isArray(perm))
-    return { error: `${file}: "hooks.PermissionRequest" is not a list; left alone, nothing written` };
-  const present = JSON.stringify(pre).includes('toolgate hook');
-  if (present) return { file, text: '', added: false };
-  // onFailure "block": Claude Code (2.1.295+) then blocks when the hook cannot start, exits
-  // with another code or times out, which toolgate itself cannot close.
-  const entry = { matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] };
-  const next = {
-    ...settings,
-    hooks: {
-      ...hooks,
-      PreToolUse: [...pre, entry],
-      PermissionRequest: JSON.stringify(perm).includes('toolgate hook') ? perm : [...perm, entry],
-    },
-  };
-  return { file, text: `${JSON.stringify(next, null, 2)}\n`, added: true };
 }
 
 function writeAtomically(file: string, text: string): void {
