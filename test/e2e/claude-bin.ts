@@ -9,6 +9,33 @@ import path from 'node:path';
 export const CLAUDE_CACHE =
   process.env.TOOLGATE_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'toolgate-e2e');
 
+/**
+ * The latest Claude Code (2.1.332 declares Node >= 22 in `engines`, so npm on Node 20 never picks
+ * it; installed by exact version, its native binary runs here): `.ci/run` puts it in this folder.
+ */
+export const LATEST_CLAUDE_CACHE =
+  process.env.TOOLGATE_E2E_LATEST_CACHE ?? path.join(os.homedir(), '.cache', 'toolgate-e2e-latest');
+
+/** The binary installed in `cache`, or undefined. */
+export function claudeBinaryIn(cache: string): string | undefined {
+  return firstBinary([
+    path.join(cache, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'),
+    path.join(cache, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude'),
+  ]);
+}
+
+function firstBinary(candidates: readonly string[]): string | undefined {
+  for (const c of candidates) {
+    try {
+      fs.accessSync(c, fs.constants.X_OK);
+      if (fs.statSync(c).size > 1_000_000) return c;
+    } catch {
+      // try the next one
+    }
+  }
+  return undefined;
+}
+
 export function claudeBinary(): string {
   const candidates = [
     process.env.TOOLGATE_CLAUDE_BIN,
