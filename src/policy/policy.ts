@@ -1,7 +1,8 @@
+import path from 'node:path';
 import type { CompiledPolicy } from './compile.js';
 import { compilePolicy } from './compile.js';
 import { type ConditionLimits, prepareConditions } from './conditions.js';
-import { discoverPolicyFiles, type LayerOptions, loadPolicyFiles } from './layers.js';
+import { discoverPolicyFiles, type LayerOptions, loadPolicyFiles, readPolicyLayers } from './layers.js';
 import { type Layer, parsePolicyText } from './load.js';
 import { readTrustStore, type TrustCheck, trustCheckOf, trustStorePath } from './trust.js';
 
@@ -23,18 +24,28 @@ export function userTrust(options: { env?: NodeJS.ProcessEnv; home?: string } = 
   return trustCheckOf(readTrustStore(trustStorePath(options.env ?? process.env, options.home)).store);
 }
 
-/** A policy from text (YAML or JSON), e.g. for tests and embedding; `/x` anchors are relative to `root`. */
+/**
+ * A policy from text (YAML or JSON), e.g. for tests and embedding; `/x` anchors and relative
+ * `extends` paths are relative to `root`. `extends` is followed as a policy file's is: a text
+ * that says `extends: builtin:default` and got none of the default's deny rules would allow
+ * what its author meant to deny.
+ */
 export async function policyFromText(
   text: string,
   options: { source?: string; layer?: Layer; root?: string } & ConditionLimits = {},
 ): Promise<CompiledPolicy> {
-  const file = parsePolicyText(
-    text,
-    options.source ?? 'inline',
-    options.layer ?? 'cli',
-    options.root ?? process.cwd(),
-  );
-  return withConditions(compilePolicy([file]), options);
+  const layer = options.layer ?? 'cli';
+  const root = options.root ?? process.cwd();
+  const file = parsePolicyText(text, options.source ?? 'inline', layer, root);
+  const extended = readPolicyLayers(
+    file.extends.map((ext) =>
+      ext.startsWith('builtin:')
+        ? { file: ext, layer: 'builtin' as const }
+        : { file: path.resolve(root, ext), layer },
+    ),
+    parsePolicyText,
+  ).map((f) => ({ ...f, tests: [] }));
+  return withConditions(compilePolicy([file, ...extended]), options);
 }
 
 async function withConditions(policy: CompiledPolicy, limits: ConditionLimits): Promise<CompiledPolicy> {
