@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
-import { PolicyError } from '../../src/policy/policy-file.js';
 import { policyFromText } from '../../src/policy/policy.js';
+import { PolicyError } from '../../src/policy/policy-file.js';
 
 /**
  * policyFromText, the library's policy-from-a-string, follows `extends` as a policy file does.
