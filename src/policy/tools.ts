@@ -199,7 +199,7 @@ function fieldIssues(type: string, value: unknown): string[] {
       // zod checks the length of anything that has one, even after the type did not match.
       const length =
         value === null || value === undefined ? undefined : (value as { length?: unknown }).length;
-      if (length !== undefined && !((length as number) >= 1)) out.push('must not be empty');
+      if (length !== undefined && !atLeastOne(length)) out.push('must not be empty');
       return out;
     }
     case 'number':
@@ -210,6 +210,19 @@ function fieldIssues(type: string, value: unknown): string[] {
       return typeof value === 'boolean' ? [] : [expected('boolean', value)];
     default:
       return Array.isArray(value) ? [] : [expected('array', value)];
+  }
+}
+
+/**
+ * `length >= 1` as zod computes it, coercing as JavaScript does; a length that cannot be
+ * coerced (an object whose toString is not a function) throws in zod itself. Here that is
+ * "too short": the input is refused with a message instead of the check crashing.
+ */
+function atLeastOne(length: unknown): boolean {
+  try {
+    return (length as number) >= 1;
+  } catch {
+    return false;
   }
 }
 
