@@ -108,9 +108,14 @@ const xvfbRun = wrapper(
   { transparent: true, effects: { 'error-file': 'write', 'auth-file': 'write' } },
 );
 
+/** The oracle saw `dbus-run-session ls` start /usr/bin/dbus-daemon: a daemon the line does not show. */
 const dbusRunSession = wrapper(['config-file=', 'dbus-daemon=', 'help', 'version'], {
   transparent: true,
   effects: { 'config-file': 'read', 'dbus-daemon': 'exec' },
+  extra: (ctx, sink) => {
+    if (ctx.args.length === 1 && ['--help', '--version'].includes(ctx.args[0]!.value)) return;
+    sink.change(`${ctx.name} starts a session bus daemon (dbus-daemon) for the command`, false);
+  },
 });
 
 const dbusLaunch = wrapper(
@@ -139,10 +144,19 @@ const sshpass = wrapper(['f=', 'd=', 'p=', 'e|env', 'P=', 'v', 'h', 'V'], {
   effects: { f: 'read' },
 });
 
+/**
+ * ssh-agent never only reads: the oracle saw `ssh-agent` and `ssh-agent -s` make a socket
+ * directory under /tmp and leave the agent running; with a command it runs the agent for as long
+ * as the command does. `-k` signals the agent $SSH_AGENT_PID names.
+ */
 const sshAgent = wrapper(['a=', 'c', 's', 'D', 'd', 'E=', 'k', 'O=', 'P=', 't='], {
   extra: (ctx, sink, inner) => {
-    if (ctx.args.some((w) => w.value === '-k')) sink.change(`${ctx.name} -k stops the running agent`, false);
-    else if (inner.length === 0) sink.lingers(`${ctx.name} starts an agent that keeps running`);
+    if (ctx.args.some((w) => w.value === '-k')) {
+      sink.change(`${ctx.name} -k kills the agent $SSH_AGENT_PID names`, true);
+      return;
+    }
+    sink.change(`${ctx.name} starts an agent process and makes its socket under /tmp`, false);
+    if (inner.length === 0) sink.lingers(`${ctx.name} starts an agent that keeps running`);
   },
   alone: () => {},
 });

@@ -6,10 +6,16 @@ const ABOUT: Readonly<Record<string, About>> = {
   prlimit: ['get and set process resource limits', { notReadOnly: ['prlimit --pid 1'] }],
   script: ['make typescript of terminal session', { readOnly: ['script -q -c ls /dev/null'] }],
   'xvfb-run': ['runs a command with a virtual X server', { readOnly: ['xvfb-run ls'] }],
-  'dbus-run-session': ['start a process as a new D-Bus session', { readOnly: ['dbus-run-session ls'] }],
+  'dbus-run-session': [
+    'start a process as a new D-Bus session',
+    { readOnly: ['dbus-run-session --version'], notReadOnly: ['dbus-run-session ls'] },
+  ],
   'dbus-launch': ['starts a D-Bus session bus', { destructive: ['dbus-launch ./app'] }],
   sshpass: ['gives ssh a password non-interactively', { destructive: ['sshpass -p x ssh host'] }],
-  'ssh-agent': ['OpenSSH authentication agent', { readOnly: ['ssh-agent'] }],
+  'ssh-agent': [
+    'OpenSSH authentication agent',
+    { notReadOnly: ['ssh-agent', 'ssh-agent -s', 'ssh-agent ls'], destructive: ['ssh-agent -k'] },
+  ],
   caffeinate: ['macOS: runs a command keeping the machine awake', { readOnly: ['caffeinate ls'] }],
   numactl: ['runs a command with a NUMA policy', { readOnly: ['numactl -N 0 ls'] }],
   setarch: [

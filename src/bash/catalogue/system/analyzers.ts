@@ -240,8 +240,20 @@ const sysctl: CommandSpec = {
   },
 };
 
+/**
+ * top, htop, btop. Interactive, a keystroke kills or renices a process (htop also runs strace
+ * and lsof on one), so only procps top's batch mode (-b), which reads no keys, is short of
+ * destructive; and even that is not read-only: the oracle saw `top -b -n 1` make
+ * ~/.config/procps in a home without it.
+ */
 const top: CommandSpec = {
   analyze(ctx, sink) {
+    const batch = ctx.name === 'top' && ctx.args.some((w) => /^-[a-zA-Z]*b/.test(w.value));
+    if (!batch) {
+      sink.change(`${ctx.name} is interactive: a keystroke kills or renices processes`, true);
+      return;
+    }
+    sink.change('top makes its configuration directory ~/.config/procps when missing', false);
     if (!ctx.args.some((w) => /^-[a-zA-Z]*n/.test(w.value))) sink.lingers('top keeps running until stopped');
   },
 };

@@ -55,7 +55,10 @@ const ABOUT: Readonly<Record<string, About>> = {
     'configure kernel parameters at runtime',
     { readOnly: ['sysctl -a'], notReadOnly: ['sysctl -w net.ipv4.ip_forward=1'] },
   ],
-  top: ['display Linux processes', { readOnly: ['top -b -n 1', 'htop', 'btop'] }],
+  top: [
+    'display Linux processes',
+    { notReadOnly: ['top -b -n 1', 'top -bn1'], destructive: ['top', 'top -n 1', 'htop', 'btop'] },
+  ],
   renice: ['alter priority of running processes', { notReadOnly: ['renice -n 10 -p 1234'] }],
   mount: [
     'mount a filesystem',
