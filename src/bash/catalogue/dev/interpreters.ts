@@ -56,7 +56,12 @@ export const INTERPRETERS: readonly CatalogueEntry[] = [
   interpreter('java', 'the Java launcher', '-jar app.jar', {
     asks: ['--version', '-version', '-help', '--help'],
   }),
-  interpreter('jshell', 'the Java shell', 'script.jsh'),
+  {
+    // Nothing only asks: the oracle saw `jshell --version` write Java user preferences
+    // (~/.java/.userPrefs/tool/JShell/prefs.xml under the passwd home).
+    ...interpreter('jshell', 'the Java shell', 'script.jsh', { asks: [] }),
+    examples: { destructive: ['jshell --version', 'jshell script.jsh'] },
+  },
   interpreter('irb', 'interactive Ruby', 'script.rb'),
   interpreter('ipython', 'interactive Python', 'script.py'),
   interpreter('julia', 'the Julia interpreter', 'main.jl'),
