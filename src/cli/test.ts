@@ -9,6 +9,7 @@ import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { policyPath } from './policy-args.js';
+import { needsReexec, reexecWithIsolates } from './reexec.js';
 
 const HELP = `usage: toolgate test POLICY... [--min-coverage N] [--json]
 
@@ -55,6 +56,9 @@ export async function testCommand(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
   if (policy.hasConditions) {
+    // Conditions run in isolated-vm, which needs node restarted with --no-node-snapshot; without
+    // it every condition fails to run, so each allow rule with a `when:` silently never matched.
+    if (needsReexec(true, io)) await reexecWithIsolates(io);
     const { prepareConditions } = await import('../policy/conditions.js');
     policy.conditions = await prepareConditions(policy);
   }
