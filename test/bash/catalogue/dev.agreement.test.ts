@@ -7,14 +7,20 @@ import { compareGroup, corpusLines, type Difference, exampleLines, fuzzedLines }
  * Intended: uv, poetry, dc and code said "NAME: runs ..." and now say "NAME runs ..." as every
  * other program does (the same opaque call, one colon less). And a hole closed: yarn without a
  * subcommand runs `yarn install` (and the packages' install scripts), which the old table read
- * as read-only.
+ * as read-only. And jshell's version and help queries are no longer read-only (the oracle saw them
+ * write Java user preferences).
  */
 const WORDING = /^opaque (uv|poetry|dc|code): (?:dc )?/;
 const sameButWording = (d: Difference): boolean =>
   d.old.map((c) => c.replace(WORDING, 'opaque $1 ')).join('\n') === d.now.join('\n') ||
   (d.command === 'yarn' &&
     d.old.length === 0 &&
-    d.now.join('\n') === 'opaque yarn install runs package scripts or programs the line does not show');
+    d.now.join('\n') === 'opaque yarn install runs package scripts or programs the line does not show') ||
+  // The oracle saw `jshell --version` write Java user preferences: nothing only asks now.
+  (d.command === 'jshell' &&
+    d.old.length === 0 &&
+    d.now.length === 1 &&
+    d.now[0]!.startsWith('opaque jshell runs a program the line does not show'));
 
 /** Lines each command of the old table meets: every name with the arguments that steer it. */
 const ARGS = [
