@@ -106,6 +106,9 @@ beforeAll(async () => {
   w.link('envlink', '.env');
   w.link('sub/innocent.txt', '.env');
   w.dir('empty');
+  // A tree with a dot file and no link to it: what reaches hid/.env reads it by name.
+  w.file('hid/.env', 'TOKEN=1\n');
+  w.file('hid/notes.txt', 'x\n');
   w.file('evil/settings.json', '{}');
   w.file('evil/hooks/pre-commit', 'touch M\n');
   w.file('.git/hooks/pre-commit', '#!/bin/sh\n');

@@ -7,6 +7,8 @@
 export const EFFECTS = [
   /** Reads the file its value names. */
   'reads',
+  /** Reads the file its value names (stdin without one) as a list of files, and then each of them (`--files0-from`). */
+  'reads-list',
   /** Writes (creates or overwrites) the file its value names. */
   'writes',
   /** Adds to the end of the file its value names. */
@@ -35,7 +37,7 @@ export type Effect = (typeof EFFECTS)[number];
 
 /** Effects `toolgate catalogue --effect` groups under one word a reviewer asks about. */
 export const EFFECT_GROUPS: Readonly<Record<string, readonly Effect[]>> = {
-  reads: ['reads'],
+  reads: ['reads', 'reads-list'],
   writes: ['writes', 'appends', 'removes'],
   runs: ['runs-code', 'runs-program'],
   network: ['network', 'sends-data'],

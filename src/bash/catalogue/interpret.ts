@@ -73,6 +73,7 @@ export function optionId(spec: string): string {
 /** What applyOptions does for each effect an option can have; `harmless` does nothing. */
 const OPTION_EFFECT: Readonly<Record<Effect, OptionEffect | undefined>> = {
   reads: 'read',
+  'reads-list': 'read-list',
   writes: 'write',
   appends: 'append',
   removes: (v, s, ctx) => s.remove(v ?? unnamed, `${ctx.name} deletes ${v?.raw ?? 'files'}`),

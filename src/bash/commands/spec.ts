@@ -8,7 +8,7 @@ import {
   type ParseOptions,
   parseOptions,
 } from '../options.js';
-import type { Word } from '../word.js';
+import { dynamicWord, type Word } from '../word.js';
 
 /**
  * How a command family describes what a command does with its arguments. An analyzer reads
@@ -148,6 +148,7 @@ export interface OptionRules {
 
 export type OptionEffect =
   | 'read'
+  | 'read-list'
   | 'write'
   | 'append'
   | 'exec'
@@ -218,7 +219,9 @@ function compile(rules: OptionRules): CompiledRules {
   let c = compiled.get(rules);
   if (c === undefined) {
     const entries = Object.entries(rules.effects ?? {});
-    const dangerous = entries.filter(([, e]) => e !== 'read').map(([id]) => id);
+    // Reading options only add reads, which the rules on reads see; a word that may be one of
+    // them is already a read of a run-time path, so they need no fail-closed abbreviation check.
+    const dangerous = entries.filter(([, e]) => e !== 'read' && e !== 'read-list').map(([id]) => id);
     const parse = rules.parse;
     c = {
       table: optionTable(rules.options),
@@ -255,6 +258,9 @@ function applyEffect(
     case 'read':
       if (value) sink.read(value);
       return;
+    case 'read-list':
+      readsListed(sink, value);
+      return;
     case 'write':
       if (value) sink.write(value, 'overwrite', `${who} writes ${value.raw}`);
       else sink.notUnderstood(`${who} writes a file`);
@@ -280,6 +286,19 @@ function applyEffect(
       sink.notUnderstood(`${who} is not a read-only option`);
       return;
   }
+}
+
+/**
+ * A list of file names the command reads, and then every file it names (`wc --files0-from=F`,
+ * `tar -T F`, `md5sum -c F`, `git cat-file --batch` reading object names on stdin): `list`
+ * undefined or `-` is stdin. Which files only the list knows at run time, so they are one word
+ * only known then: a rule on reads cannot be ruled out for them, and the policy asks.
+ */
+export function readsListed(sink: EffectSink, list: Word | undefined): void {
+  if (list !== undefined && list.value !== '-') sink.read(list);
+  sink.read(
+    dynamicWord(`(files listed in ${list === undefined || list.value === '-' ? 'stdin' : list.raw})`),
+  );
 }
 
 /** A command whose operands are all files it reads. */

@@ -155,3 +155,20 @@ export function fuzzedLines(names: readonly string[], runs: number, seed = 15): 
     .chain((name) => fc.array(word(name), { maxLength: 6 }).map((ws) => [name, ...ws].join(' ')));
   return fc.sample(line, { numRuns: runs, seed });
 }
+
+/**
+ * Intended by holes (#16, reads of run-time file lists and of trees): the catalogue reads more
+ * than the old table did and nothing else changed. Each old call is still there (a `read` may
+ * have become a `readTree` of the same word: diff of directories), and each added one is a read
+ * of the files a list names (`--files0-from`, `--batch`), of every object, or of a tree.
+ */
+export function holesWidenedReads(d: Difference): boolean {
+  const tree = (c: string) => c.replace(/^read /, 'readTree ');
+  const kept = d.old.every((c) => d.now.includes(c) || d.now.some((n) => n.startsWith(`${tree(c)} `)));
+  const widened = (c: string) =>
+    d.old.includes(c) ||
+    c.startsWith('read (files listed in ') ||
+    c.startsWith('read (every object') ||
+    (c.startsWith('readTree ') && d.old.some((o) => c.startsWith(`${tree(o)} `)));
+  return kept && d.now.every(widened) && d.now.length >= d.old.length;
+}

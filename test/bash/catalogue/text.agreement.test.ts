@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TEXT as LEGACY_TEXT } from './legacy/text.js';
-import { compareGroup, corpusLines, type Difference, exampleLines, fuzzedLines } from './side-by-side.js';
+import {
+  compareGroup,
+  corpusLines,
+  type Difference,
+  exampleLines,
+  fuzzedLines,
+  holesWidenedReads,
+} from './side-by-side.js';
 
 /**
  * The text filters, old table beside catalogue entries: they must record the same calls, except
@@ -32,13 +39,13 @@ describe('text filters: old table and catalogue agree', () => {
 
   it('on the public, adversarial and bypass corpora and every example', () => {
     const { compared, differences } = compareGroup(LEGACY_TEXT, [...corpusLines(), ...exampleLines()]);
-    expect(differences.filter((d) => !oldWasWrong(d))).toEqual([]);
+    expect(differences.filter((d) => !oldWasWrong(d) && !holesWidenedReads(d))).toEqual([]);
     expect(compared).toBeGreaterThan(500);
   });
 
   it('on fuzzed lines built from each command option table', () => {
     const { compared, differences } = compareGroup(LEGACY_TEXT, fuzzedLines(names, 5_000));
-    expect(differences.filter((d) => !oldWasWrong(d)).slice(0, 5)).toEqual([]);
+    expect(differences.filter((d) => !oldWasWrong(d) && !holesWidenedReads(d)).slice(0, 5)).toEqual([]);
     expect(compared).toBe(10_000);
   });
 });

@@ -144,7 +144,7 @@ const TAR_RULES: OptionRules = {
     'info-script': 'exec',
     'rmt-command': 'exec',
     'rsh-command': 'exec',
-    'files-from': 'read',
+    'files-from': 'read-list',
     'exclude-from': 'read',
     'listed-incremental': 'write',
     'index-file': 'write',

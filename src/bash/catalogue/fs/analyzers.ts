@@ -7,6 +7,7 @@ import {
   type OptionRules,
   printer,
   reader,
+  readsListed,
 } from '../../commands/spec.js';
 import type { Word } from '../../word.js';
 
@@ -71,7 +72,7 @@ const fileCmd = anyReader(
         'file -C writes a compiled magic file',
       ),
     'magic-file': 'read',
-    'files-from': 'read',
+    'files-from': 'read-list',
   },
 );
 
@@ -563,6 +564,76 @@ function dynamic(text: string): Word {
   return { value: text, raw: text, expansions: ['variable'], dynamicStart: false };
 }
 
+/**
+ * md5sum and its kin: with `-c` each operand (stdin without one) is a list of files and sums,
+ * and every file listed is read to check it.
+ */
+function checksummer(options: readonly string[] = []): CommandSpec {
+  const rules: OptionRules = { options: ['c|check', ...options], anyOption: true };
+  return {
+    analyze(ctx, sink) {
+      const parsed = applyOptions(ctx, sink, rules);
+      if (!parsed.options.some((o) => o.id === 'check')) {
+        for (const w of parsed.operands) sink.read(w);
+        return;
+      }
+      if (parsed.operands.length === 0) readsListed(sink, undefined);
+      for (const w of parsed.operands) readsListed(sink, w);
+    },
+  };
+}
+
+/**
+ * diff: an operand that is a directory has its files compared with the other side's (`-N`:
+ * also those only one side has), all the way down with `-r`, following links to directories
+ * unless `--no-dereference`. Every operand is read as a tree: without `-r` that reaches deeper
+ * than diff does, which only ever asks or denies more (`diff -r a b` read a/.env unseen).
+ */
+const DIFF_RULES: OptionRules = {
+  options: [
+    'C|context?',
+    'U|unified?',
+    'x|exclude=',
+    'X|exclude-from=',
+    'S|starting-file=',
+    'from-file=',
+    'to-file=',
+    'I|ignore-matching-lines=',
+    'F|show-function-line=',
+    'W|width=',
+    'tabsize=',
+    'label=',
+    'L=',
+    'line-format=',
+    'old-line-format=',
+    'new-line-format=',
+    'unchanged-line-format=',
+    'old-group-format=',
+    'new-group-format=',
+    'changed-group-format=',
+    'unchanged-group-format=',
+    'horizon-lines=',
+    'color?',
+    'palette=',
+    'D|ifdef=',
+    'no-dereference',
+  ],
+  anyOption: true,
+  effects: {
+    'exclude-from': 'read',
+    'from-file': 'read',
+    'to-file': 'read',
+  },
+};
+
+const diff: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, DIFF_RULES);
+    const followsLinks = !parsed.options.some((o) => o.id === 'no-dereference');
+    for (const w of parsed.operands) sink.readTree(w, { skipsHidden: false, followsLinks });
+  },
+};
+
 /** diff3 and sdiff can write a merged file. */
 const sdiff = anyReader(['o|output='], { output: 'write' });
 
@@ -600,7 +671,7 @@ export const FILESYSTEM: CommandTable = {
   ]),
   head: headTail([]),
   tail,
-  wc: anyReader(['files0-from='], { 'files0-from': 'read' }),
+  wc: anyReader(['files0-from='], { 'files0-from': 'read-list' }),
   od: anyReader([
     'A|address-radix=',
     'j|skip-bytes=',
@@ -626,7 +697,7 @@ export const FILESYSTEM: CommandTable = {
       'exclude=',
       'files0-from=',
     ],
-    { 'exclude-from': 'read', 'files0-from': 'read' },
+    { 'exclude-from': 'read', 'files0-from': 'read-list' },
   ),
   df: anyReader(['B|block-size=', 't|type=', 'x|exclude-type=', 'F=', 'output?']),
   tree,
@@ -641,54 +712,21 @@ export const FILESYSTEM: CommandTable = {
   dirname: printer(),
   which: printer(),
   whereis: printer(),
-  diff: anyReader(
-    [
-      'C|context?',
-      'U|unified?',
-      'x|exclude=',
-      'X|exclude-from=',
-      'S|starting-file=',
-      'from-file=',
-      'to-file=',
-      'I|ignore-matching-lines=',
-      'F|show-function-line=',
-      'W|width=',
-      'tabsize=',
-      'label=',
-      'L=',
-      'line-format=',
-      'old-line-format=',
-      'new-line-format=',
-      'unchanged-line-format=',
-      'old-group-format=',
-      'new-group-format=',
-      'changed-group-format=',
-      'unchanged-group-format=',
-      'horizon-lines=',
-      'color?',
-      'palette=',
-      'D|ifdef=',
-    ],
-    {
-      'exclude-from': 'read',
-      'from-file': 'read',
-      'to-file': 'read',
-    },
-  ),
+  diff,
   diff3: sdiff,
   sdiff,
   cmp: anyReader(['i|ignore-initial=', 'n|bytes=']),
   comm: anyReader(['output-delimiter=']),
-  md5sum: anyReader(),
-  sha1sum: anyReader(),
-  sha224sum: anyReader(),
-  sha256sum: anyReader(),
-  sha384sum: anyReader(),
-  sha512sum: anyReader(),
-  b2sum: anyReader(['l|length=']),
-  cksum: anyReader(['a|algorithm=', 'l|length=']),
+  md5sum: checksummer(),
+  sha1sum: checksummer(),
+  sha224sum: checksummer(),
+  sha256sum: checksummer(),
+  sha384sum: checksummer(),
+  sha512sum: checksummer(),
+  b2sum: checksummer(['l|length=']),
+  cksum: checksummer(['a|algorithm=', 'l|length=']),
   sum: anyReader(),
-  shasum: anyReader(['a|algorithm=']),
+  shasum: checksummer(['a|algorithm=']),
   md5: anyReader(),
   // `edit`: acceptEdits approves them on paths inside the workspace, as Claude Code does.
   cp: { ...copyLike('cp'), traits: ['edit'] },

@@ -6,8 +6,9 @@ import {
   type EffectSink,
   type OptionEffect,
   type OptionRules,
+  readsListed,
 } from '../../commands/spec.js';
-import type { Word } from '../../word.js';
+import { dynamicWord, type Word } from '../../word.js';
 
 /**
  * git's subcommands, the one-off analyzer of the git entry (index.ts). Reading subcommands stay
@@ -98,14 +99,19 @@ function revisionPath(value: string): string | undefined {
   return colon > 0 && colon < value.length - 1 ? value.slice(colon + 1) : undefined;
 }
 
-/** `git diff --no-index A B` compares two files outside git: both are read. */
+/**
+ * `git diff --no-index A B` compares two paths outside git: both are read, a directory with
+ * every file below it (dot files too).
+ */
 const diff: Analyzer = (ctx, sink) => {
   const parsed = applyOptions(ctx, sink, READING_RULES);
   if (!ctx.args.some((w) => w.value === '--no-index')) {
     reportPaths(ctx, parsed.operands, sink);
     return;
   }
-  for (const w of parsed.operands) if (w.expansions.length > 0 || w.value !== '/dev/null') sink.read(w);
+  for (const w of parsed.operands)
+    if (w.expansions.length > 0 || w.value !== '/dev/null')
+      sink.readTree(w, { skipsHidden: false, followsLinks: false });
 };
 
 /** `git add PATH...` reads the files it stages (into the index, where `git show :PATH` prints them). */
@@ -573,6 +579,7 @@ const help: Analyzer = (ctx, sink) => {
 
 const hashObject: Analyzer = (ctx, sink) => {
   for (const w of ctx.args) if (!w.value.startsWith('-')) sink.read(w);
+  if (hasFlag(ctx, '--stdin-paths')) readsListed(sink, undefined);
   if (hasFlag(ctx, '-w')) sink.change(`${ctx.name} -w writes objects into the repository`, false);
 };
 
@@ -744,7 +751,13 @@ const READ_ONLY: Record<string, Analyzer> = {
   'rev-list': reading(),
   'ls-files': reading(),
   'ls-tree': reading(),
-  'cat-file': reading(['batch?', 'batch-check?', 'batch-command?']),
+  // --batch prints each object named on stdin, `HEAD:.env` as well (--batch-check only their
+  // type and size); --batch-all-objects every object in the repository.
+  'cat-file': reading(['batch?', 'batch-check?', 'batch-command?', 'batch-all-objects'], {
+    batch: (_v, s) => readsListed(s, undefined),
+    'batch-command': (_v, s) => readsListed(s, undefined),
+    'batch-all-objects': (_v, s) => s.read(dynamicWord('(every object in the repository)')),
+  }),
   grep,
   'for-each-ref': reading([
     'format=',

@@ -153,10 +153,17 @@ const rg: CommandSpec = {
     if (!hasPattern) operands.shift();
     if (operands.length === 0) operands.push(HERE);
     // rg leaves out hidden files unless told (--hidden, -., -uu); .gitignore is not modelled,
-    // which can only make toolgate think it reads more than it does.
+    // which can only make toolgate think it reads more than it does. A glob or a type that
+    // selects files wins over that rule: `rg -g '.env'`, `-g '*'` and `-t sh` read the hidden
+    // files they match (checked with ripgrep 13), so only excluding globs keep it.
     const unrestricted = parsed.options.filter((o) => o.id === 'unrestricted').length;
+    const selects = parsed.options.some(
+      (o) =>
+        o.id === 'type' ||
+        ((o.id === 'glob' || o.id === 'iglob') && (o.value === undefined || !o.value.value.startsWith('!'))),
+    );
     const how = {
-      skipsHidden: !parsed.options.some((o) => o.id === 'hidden') && unrestricted < 2,
+      skipsHidden: !selects && !parsed.options.some((o) => o.id === 'hidden') && unrestricted < 2,
       followsLinks: parsed.options.some((o) => o.id === 'follow'),
     };
     for (const w of operands) sink.readTree(w, how);

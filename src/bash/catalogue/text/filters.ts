@@ -65,7 +65,7 @@ export const SORT: CatalogueEntry = reader(
   {
     'o|output=': 'writes',
     'compress-program=': 'runs-program',
-    'files0-from=': 'reads',
+    'files0-from=': 'reads-list',
     'random-source=': 'reads',
   },
 );
