@@ -1,17 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { REGISTRY } from '../../../src/bash/catalogue/index.js';
 import { optionId } from '../../../src/bash/catalogue/interpret.js';
-import type { CommandContext, CommandTable, EffectSink } from '../../../src/bash/commands/spec.js';
+import type { CommandContext, CommandSpec, EffectSink } from '../../../src/bash/commands/spec.js';
 import { parseCommandLine } from '../../../src/bash/parse.js';
 import { dynamicWord, type Word } from '../../../src/bash/word.js';
 import { loadCorpus } from '../../helpers/corpus.js';
 
 /**
- * Old and new knowledge of a command group, side by side: every simple command of a line whose
- * name the old table knows is analyzed by the old analyzer and by the catalogue's, each into a
- * sink that records every call, and the two recordings are compared. While a table is being
- * converted the old one lives beside this file (legacy/), then goes.
+ * What the analyzers of a command group do, recorded call by call, so a change to an entry is
+ * checked against what the group did before it (test/fixtures/catalogue-calls/GROUP.jsonl).
+ * Every simple command of a line whose name is in the group is analyzed into a sink that
+ * records every call, as written and with words added at run time. The old hand-written tables
+ * were recorded this way before they were deleted; a reviewed change re-records the group
+ * (`npx tsx test/bash/catalogue/record-calls.ts GROUP`) and the fixture's diff shows it.
  */
+export interface CallRecord {
+  readonly line: string;
+  readonly command: string;
+  /** The calls for the arguments as written. */
+  readonly calls: readonly string[];
+  /** The calls when a word is added at run time (`"$@"` after them). */
+  readonly withRunTimeArgs: readonly string[];
+}
+
 export interface Difference {
   readonly line: string;
   readonly command: string;
@@ -19,13 +32,15 @@ export interface Difference {
   readonly now: readonly string[];
 }
 
-export function compareGroup(
-  table: CommandTable,
+/** Every record for `lines` (each line once), by the analyzer `specOf` gives each name of the group. */
+export function recordCalls(
+  specOf: (name: string) => CommandSpec | undefined,
+  names: ReadonlySet<string>,
   lines: readonly string[],
-): { compared: number; differences: Difference[] } {
-  let compared = 0;
-  const differences: Difference[] = [];
-  for (const line of lines) {
+): CallRecord[] {
+  const records: CallRecord[] = [];
+  // A line the corpora hold twice is recorded once.
+  for (const line of new Set(lines)) {
     let parsed: ReturnType<typeof parseCommandLine>;
     try {
       parsed = parseCommandLine(line);
@@ -36,22 +51,71 @@ export function compareGroup(
       const nameWord = command.argv[0];
       if (command.kind !== 'command' || nameWord === undefined || nameWord.expansions.length > 0) continue;
       const name = nameWord.value.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
-      const old = Object.hasOwn(table, name) ? table[name] : undefined;
-      if (old === undefined) continue;
-      const now = REGISTRY.spec(name);
-      for (const extraArgs of [false, true]) {
+      if (!names.has(name)) continue;
+      const spec = specOf(name);
+      const run = (extraArgs: boolean): string[] => {
+        if (spec === undefined) return ['(unknown to the catalogue)'];
         const args = extraArgs
           ? [...command.argv.slice(1), dynamicWord('(arguments added at run time)')]
           : command.argv.slice(1);
         const ctx: CommandContext = { name, args, command, line: parsed, extraArgs };
-        const a = record((s) => old.analyze(ctx, s));
-        const b = now === undefined ? ['(unknown to the catalogue)'] : record((s) => now.analyze(ctx, s));
-        compared++;
-        if (a.join('\n') !== b.join('\n')) differences.push({ line, command: name, old: a, now: b });
-      }
+        return record((s) => spec.analyze(ctx, s));
+      };
+      records.push({ line, command: name, calls: run(false), withRunTimeArgs: run(true) });
     }
   }
-  return { compared, differences };
+  return records;
+}
+
+/** The fixture of a group, as recorded. */
+export function loadCalls(group: string): CallRecord[] {
+  return fs
+    .readFileSync(callsFile(group), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as CallRecord);
+}
+
+export function saveCalls(group: string, records: readonly CallRecord[]): void {
+  fs.mkdirSync(path.dirname(callsFile(group)), { recursive: true });
+  fs.writeFileSync(callsFile(group), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+}
+
+const callsFile = (group: string): string =>
+  path.join(import.meta.dirname, '..', '..', 'fixtures', 'catalogue-calls', `${group}.jsonl`);
+
+/**
+ * The catalogue against a group's fixture: each recorded line analyzed again, and every record
+ * whose calls differ (as written, or with run-time words). `compared` counts both.
+ */
+export function compareWithRecorded(group: string): { compared: number; differences: Difference[] } {
+  const recorded = loadCalls(group);
+  const names = new Set(recorded.map((r) => r.command));
+  const lines = recorded.map((r) => r.line);
+  const now = recordCalls((n) => REGISTRY.spec(n), names, lines);
+  const byKey = new Map<string, CallRecord[]>();
+  for (const r of now) {
+    const k = `${r.line}\0${r.command}`;
+    byKey.set(k, [...(byKey.get(k) ?? []), r]);
+  }
+  const differences: Difference[] = [];
+  const seen = new Map<string, number>();
+  for (const r of recorded) {
+    const k = `${r.line}\0${r.command}`;
+    const i = seen.get(k) ?? 0;
+    seen.set(k, i + 1);
+    const n = byKey.get(k)?.[i];
+    const pairs: [readonly string[], readonly string[] | undefined][] = [
+      [r.calls, n?.calls],
+      [r.withRunTimeArgs, n?.withRunTimeArgs],
+    ];
+    for (const [old, fresh] of pairs) {
+      const b = fresh ?? ['(no such command in the line now)'];
+      if (old.join('\n') !== b.join('\n'))
+        differences.push({ line: r.line, command: r.command, old, now: b });
+    }
+  }
+  return { compared: recorded.length * 2, differences };
 }
 
 const w = (x: Word | undefined): string =>
