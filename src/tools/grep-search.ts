@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
 
@@ -6,7 +5,8 @@ import { minimatch } from 'minimatch';
  * Grep's JavaScript search, producing ripgrep's output lines: `path:N:text` for a matching
  * line, `path-N-text` for a context line, `--` between separate groups (content mode);
  * `path:count` (count mode); the paths of files with a match (files mode). Binary files (a NUL
- * in the first 8 KiB) and files over 20 MiB are skipped, as ripgrep skips binaries.
+ * in the first 8 KiB) and files over 20 MiB are skipped, as ripgrep skips binaries. It searches
+ * bytes the caller already read: opening a file safely is the file guard's job, not this one's.
  */
 export type OutputMode = 'content' | 'files_with_matches' | 'count';
 
@@ -66,15 +66,7 @@ export interface FileResult {
   count: number;
 }
 
-export async function searchFile(file: string, spec: SearchSpec): Promise<FileResult | undefined> {
-  let buffer: Buffer;
-  try {
-    const stat = await fs.stat(file);
-    if (stat.size > MAX_SEARCH_FILE_BYTES) return undefined;
-    buffer = await fs.readFile(file);
-  } catch {
-    return undefined;
-  }
+export function searchText(file: string, buffer: Buffer, spec: SearchSpec): FileResult | undefined {
   if (buffer.subarray(0, 8192).includes(0)) return undefined;
   const text = buffer.toString('utf8');
   const lines = text.split('\n');

@@ -1,18 +1,21 @@
 import { spawnSync } from 'node:child_process';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolCallContext, ToolResult } from '../pipeline/tool.js';
 import { removeSpill } from '../sandbox/output.js';
+import type { PathGuard } from '../sandbox/paths.js';
 import { runSandboxed } from '../sandbox/run.js';
-import { absoluteField, guardOf } from './file-guard.js';
+import { absoluteField, guardOf, openApprovedForRead } from './file-guard.js';
 import {
   type FileResult,
   globFilter,
   MAX_COLUMNS,
+  MAX_SEARCH_FILE_BYTES,
   type OutputMode,
   type SearchSpec,
-  searchFile,
+  searchText,
   typeFilter,
 } from './grep-search.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
@@ -21,7 +24,10 @@ import { walkFiles } from './walk.js';
 /**
  * Grep: searches file contents with a regular expression. ripgrep when it is installed (run
  * through the sandbox with the call's profile), else a JavaScript search with the same output;
- * `TOOLGATE_GREP=js` forces the latter. Either way, files the call may not read are dropped.
+ * `TOOLGATE_GREP=js` forces the latter. ripgrep runs only in a jail: with `sandbox.os: off`, or
+ * where bubblewrap cannot run, the JavaScript search runs instead, and it opens every file as
+ * Read does (checked path, no symlink anywhere on it, no hard link where reads are denied).
+ * Either way, files the call may not read are dropped.
  * The JavaScript search reads JavaScript regex syntax, a near superset of what models write
  * for ripgrep (differences: no `(?i)` inline flags, and lookaround is allowed).
  */
@@ -124,17 +130,20 @@ async function grep(input: GrepInput, ctx: ToolCallContext): Promise<GrepOutput>
     before: input['-B'] ?? context ?? 0,
     after: input['-A'] ?? context ?? 0,
   };
-  const readable = (file: string) => guard.check(file, 'read').ok;
-  let rg = ripgrepPath();
+  // ripgrep reads the files itself: only a jail holds its reads to the profile (read-deny
+  // masks), so without one the search runs here, where each open is checked as Read's is.
+  let rg = ctx.sandbox.os === 'off' ? null : ripgrepPath();
   let found = rg
     ? await ripgrepSearch(rg, input, spec, root.path, ctx)
-    : await jsSearch(input, spec, root.path, ctx);
-  // ripgrep is a program and runs jailed or not at all (sandbox.os: required); the search in
-  // this process opens each file through the same checks as Read, so it needs no jail.
+    : await jsSearch(input, spec, root.path, guard, ctx);
   if (found === NO_JAIL) {
     rg = null;
-    found = await jsSearch(input, spec, root.path, ctx);
+    found = await jsSearch(input, spec, root.path, guard, ctx);
   }
+  // The jail masks read-denied paths by name; a hard link to one has another name, so jailed
+  // ripgrep may have searched it. Read refuses such files where reads are denied; so does Grep.
+  const readable = (file: string) =>
+    guard.check(file, 'read').ok && !(ctx.sandbox.readDeny.length > 0 && hardLinked(file));
   if (isRefusal(found)) return found;
   const results = found.filter((r) => readable(r.file));
   let lines: string[];
@@ -168,6 +177,7 @@ async function jsSearch(
   input: GrepInput,
   spec: SearchSpec,
   root: string,
+  guard: PathGuard,
   ctx: ToolCallContext,
 ): Promise<FileResult[] | Refusal> {
   const stat = await fs.stat(root);
@@ -183,10 +193,49 @@ async function jsSearch(
   const results: FileResult[] = [];
   for (const file of files) {
     if (ctx.signal.aborted) return refuse('failed', 'The search was aborted.');
-    const r = await searchFile(file, spec);
+    const bytes = readChecked(file, guard, ctx);
+    const r = bytes === undefined ? undefined : searchText(file, bytes, spec);
     if (r) results.push(r);
   }
   return results;
+}
+
+/**
+ * One file's bytes, opened as Read opens it, or nothing (skipped, as ripgrep skips what it
+ * cannot read). The walk never follows links, so a file whose checked path lands elsewhere
+ * became a link after the walk listed it.
+ */
+function readChecked(file: string, guard: PathGuard, ctx: ToolCallContext): Buffer | undefined {
+  const verdict = guard.check(file, 'read');
+  if (!verdict.ok || !verdict.exists || verdict.path !== file) return undefined;
+  const opened = openApprovedForRead(ctx, verdict);
+  if (isRefusal(opened)) return undefined;
+  try {
+    const { stat } = opened;
+    if (!stat.isFile() || stat.size > MAX_SEARCH_FILE_BYTES) return undefined;
+    // Read no more than the size checked: a file that grows meanwhile is searched as it was.
+    const buffer = Buffer.alloc(stat.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = fsSync.readSync(opened.fd, buffer, filled, buffer.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return undefined;
+  } finally {
+    fsSync.closeSync(opened.fd);
+  }
+}
+
+function hardLinked(file: string): boolean {
+  try {
+    const stat = fsSync.lstatSync(file);
+    return stat.isFile() && stat.nlink > 1;
+  } catch {
+    return true;
+  }
 }
 
 /** ripgrep could not run because the policy requires a jail and bubblewrap cannot run here. */
@@ -217,6 +266,11 @@ async function ripgrepSearch(
   args.push('-e', input.pattern, '--', root);
   const run = await runSandboxed({ argv: args, cwd: ctx.cwd, profile: ctx.sandbox, signal: ctx.signal });
   if (!run.ok) return run.kind === 'isolation-unavailable' ? NO_JAIL : refuse('sandbox', run.message);
+  // sandbox.os: auto ran it bare because bubblewrap could not run: its output is not used.
+  if (run.isolation !== 'bwrap') {
+    if (run.output.spillPath !== undefined) await removeSpill(run.output.spillPath);
+    return NO_JAIL;
+  }
   if (run.exitCode !== 0 && run.exitCode !== 1)
     return refuse('failed', `ripgrep failed: ${run.output.inline.trim()}`);
   // Past the inline cap the whole output is in the spill file (up to the hard cap): read it all.
