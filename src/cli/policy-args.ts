@@ -162,9 +162,9 @@ export async function logFor(values: LogValues, io: CliIO, cwd?: string) {
   const otlp = values.otlp ?? io.env.TOOLGATE_OTLP_ENDPOINT;
   let exporter: import('../audit/log.js').LogExport | undefined;
   if (otlp !== undefined && otlp !== '') {
-    const { openExport } = await import('../export/open.js');
+    const { openThreadedExport } = await import('../export/threaded.js');
     try {
-      exporter = openExport(otlp, resolved, (m) => io.stderr.write(`toolgate: ${m}\n`));
+      exporter = openThreadedExport(otlp, resolved, (m) => io.stderr.write(`toolgate: ${m}\n`));
     } catch (err) {
       throw new UsageError(
         `--otlp: ${err instanceof Error ? err.message : String(err)}`,

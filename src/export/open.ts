@@ -1,7 +1,8 @@
 /**
  * Export for one log, as every log writer turns it on (`--otlp URL` / TOOLGATE_OTLP_ENDPOINT,
- * see src/cli/policy-args.ts `logFor`). Loaded only when export is on: the SDK costs a hook
- * process that does not export nothing.
+ * see src/cli/policy-args.ts `logFor`). Loaded only when export is on: a hook process that
+ * does not export pays nothing for it. The export thread (worker.ts) opens it; log writers
+ * open threaded.ts.
  */
 import { hostname } from 'node:os';
 import { logsEndpoint, otlpSender } from './otlp.js';

@@ -23,6 +23,8 @@ import {
 import { ENGINE_VERSION } from '../version.js';
 import type { AttributeValue } from './attributes.js';
 
+export { logsEndpoint } from './endpoint.js';
+
 export interface OtlpItem {
   eventName: string;
   /** The log record's body: a record's line, or a checkpoint's. */
@@ -31,20 +33,6 @@ export interface OtlpItem {
   /** When it happened (the record's ts), ms since the epoch. */
   timeMs: number;
   warn: boolean;
-}
-
-/** The logs endpoint for a URL given as toolgate's option: a bare origin gets OTLP's path. */
-export function logsEndpoint(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new Error(`${url} is not a URL`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new Error(`${url}: OTLP/HTTP needs http: or https:`);
-  if (u.pathname === '' || u.pathname === '/') u.pathname = '/v1/logs';
-  return u.toString();
 }
 
 class Collect implements LogRecordProcessor {
