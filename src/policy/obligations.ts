@@ -14,9 +14,9 @@ export interface SandboxProfile {
   /** Absolute directories the call may read (besides the system); empty means "anywhere not denied". */
   readableRoots: string[];
   /** Path patterns (policy path syntax, already anchored to absolute globs) that may never be read. */
-  readDeny: string[];
+  readDeny: readonly string[];
   /** Path patterns that may never be written, even inside writable roots. */
-  writeDeny: string[];
+  writeDeny: readonly string[];
   /** Whether the call may open network connections. */
   network: boolean;
   /** Environment variables passed to child processes (names; `*` suffix allowed). Secrets are dropped unless named here exactly. */
