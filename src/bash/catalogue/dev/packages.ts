@@ -30,13 +30,21 @@ function nodePackages(
   return (ctx, sink) => {
     const ws = ctx.args.filter((w) => !w.value.startsWith('-'));
     if (onlyAsks(ctx.args)) return;
+    if (valueBeforeSubcommand(ctx.args, NODE_FLAGS)) {
+      // Any subcommand may be the one run: fail closed as for one that runs package scripts.
+      sink.opaque(
+        `${ctx.name}: an option before the subcommand may take the next word as its value (npm --prefix ls install installs)`,
+      );
+      return;
+    }
     const sub = ws[0]?.value ?? (bare === 'install' ? 'install' : undefined);
     if (sub === undefined) return;
-    if (
-      reads.has(sub) ||
-      (sub === 'config' && words('get', 'list', 'ls').has(ws[1]?.value ?? '')) ||
-      (sub === 'pkg' && ws[1]?.value === 'get')
-    ) {
+    const actions = Object.hasOwn(READ_ACTIONS, sub) ? READ_ACTIONS[sub] : undefined;
+    const listed = reads.has(sub) || sub === 'config' || sub === 'pkg';
+    const readOnly = listed && (actions === undefined || actions.has(ws[1]?.value ?? ''));
+    // `npm help --viewer=browser` opens a browser; `npm fund PKG` opens the package's funding page.
+    const opens = sub === 'help' && ctx.args.some((w) => w.value.startsWith('--viewer'));
+    if (readOnly && !opens) {
       if (queries.has(sub)) sink.network(`${ctx.name} ${sub} queries the registry`, false);
       return;
     }
@@ -47,6 +55,58 @@ function nodePackages(
     sink.opaque(`${ctx.name} ${sub} runs package scripts or programs the line does not show`);
   };
 }
+/**
+ * Subcommands that read only with one of these actions ('' for none): `config set`, `pkg set`,
+ * `bun pm cache rm`, `npm version patch` (bumps, commits, tags and runs the version scripts) and
+ * `npm fund PKG` (opens a browser) change or run things.
+ */
+const READ_ACTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  config: words('get', 'list', 'ls'),
+  pkg: words('get'),
+  pm: words('ls', 'bin', 'hash', 'hash-string', 'hash-print'),
+  version: words(''),
+  fund: words(''),
+};
+
+/** Global options of npm, yarn, pnpm and bun that take no value (a value-taking one must be `--opt=value`). */
+const NODE_FLAGS = words(
+  '-v',
+  '-g',
+  '--global',
+  '-s',
+  '--silent',
+  '-q',
+  '--quiet',
+  '-d',
+  '-dd',
+  '-ddd',
+  '--verbose',
+  '--json',
+  '-p',
+  '--parseable',
+  '-l',
+  '--long',
+  '--no-color',
+  '--offline',
+  '--frozen-lockfile',
+  '-r',
+  '--recursive',
+);
+
+/**
+ * Whether a word before the subcommand is an option that may take the next word as its value:
+ * then which word is the subcommand only the program's option table knows, and the first word
+ * that does not start with `-` may be a value (`npm --prefix ls install`, `pip --log list freeze`).
+ */
+function valueBeforeSubcommand(args: readonly Word[], flags: ReadonlySet<string>): boolean {
+  for (const w of args) {
+    if (!w.value.startsWith('-') || w.value === '-') return false;
+    if (w.expansions.length > 0) return true;
+    if (!w.value.includes('=') && !flags.has(w.value) && !ASKS.has(w.value)) return true;
+  }
+  return false;
+}
+
 const REMOVES = words('uninstall', 'remove', 'rm', 'un', 'r', 'prune', 'dedupe');
 const PUBLISHES = words(
   'publish',
@@ -84,7 +144,26 @@ function packages(
 }
 
 const pip: Analyzer = (ctx, sink) => {
+  if (valueBeforeSubcommand(ctx.args, PIP_FLAGS)) {
+    sink.opaque(`${ctx.name}: an option before the subcommand may take the next word as its value`);
+    return;
+  }
+  for (const w of ctx.args) {
+    const o = /^(--[a-z-]+)(?:=(.*))?$/s.exec(w.value)?.[1];
+    if (o === undefined) continue;
+    // --log FILE appends pip's log to FILE; --python runs pip under another interpreter.
+    if ('--log'.startsWith(o) && o.length > 4) sink.notUnderstood(`${ctx.name} ${w.raw} writes a log file`);
+    if (o === '--log-file' || o === '--local-log')
+      sink.notUnderstood(`${ctx.name} ${w.raw} writes a log file`);
+    if (o.length > 3 && '--python'.startsWith(o)) sink.opaque(`${ctx.name} ${w.raw} runs another Python`);
+  }
   const sub = ctx.args.find((w) => !w.value.startsWith('-'))?.value;
+  // `pip list --outdated/--uptodate`, `pip index` and `pip search` ask the package index.
+  const asksIndex =
+    sub === 'index' ||
+    sub === 'search' ||
+    (sub === 'list' && ctx.args.some((w) => /^(-[a-z]*[ou][a-z]*|--outdated|--uptodate)$/.test(w.value)));
+  if (asksIndex) sink.network(`${ctx.name} ${sub} asks the package index`, false);
   if (onlyAsks(ctx.args) || sub === undefined || PIP_READS.has(sub)) {
     if (sub === 'config' || sub === 'cache') {
       const action = ctx.args.filter((w) => !w.value.startsWith('-'))[1]?.value;
@@ -102,6 +181,20 @@ const pip: Analyzer = (ctx, sink) => {
   sink.network(`${ctx.name} ${sub} may download packages`, false);
   sink.opaque(`${ctx.name} ${sub} runs package build scripts`);
 };
+/** pip's global options that take no value. */
+const PIP_FLAGS = words(
+  '-v',
+  '--verbose',
+  '-q',
+  '--quiet',
+  '--isolated',
+  '--no-cache-dir',
+  '--disable-pip-version-check',
+  '--no-color',
+  '--no-input',
+  '--require-virtualenv',
+  '--no-python-version-warning',
+);
 const PIP_READS = words(
   'list',
   'show',
@@ -196,7 +289,7 @@ export const PACKAGES: readonly CatalogueEntry[] = [
   packages(
     'yarn',
     'the Yarn package manager',
-    words('list', 'info', 'why', 'outdated', 'help', 'versions', 'config', 'bin', 'dir', 'licenses'),
+    words('list', 'info', 'why', 'outdated', 'help', 'versions', 'bin', 'dir', 'licenses'),
     words('info', 'outdated'),
     {
       readOnly: ['yarn why react', 'yarn --version'],
@@ -209,7 +302,7 @@ export const PACKAGES: readonly CatalogueEntry[] = [
   packages(
     'pnpm',
     'the pnpm package manager',
-    words('ls', 'list', 'll', 'why', 'outdated', 'root', 'bin', 'help', 'view', 'info', 'licenses', 'config'),
+    words('ls', 'list', 'll', 'why', 'outdated', 'root', 'bin', 'help', 'view', 'info', 'licenses'),
     words('view', 'info', 'outdated'),
     {
       readOnly: ['pnpm ls', 'pnpm why react'],

@@ -12,12 +12,47 @@ import {
 const info = printer();
 
 /**
+ * The options systemd's tools share (systemctl, timedatectl, localectl, journalctl's -H): the
+ * value-taking ones, so their value is not read as the subcommand (`systemctl -H host status`),
+ * and -H/--host, which runs the command on another machine over ssh.
+ */
+const SYSTEMD_RULES: OptionRules = {
+  options: [
+    'H|host=',
+    'M|machine=',
+    't|type=',
+    'p|property=',
+    'P=',
+    's|signal=',
+    'state=',
+    'n|lines=',
+    'o|output=',
+    'root=',
+    'image=',
+    'kill-whom|kill-value=',
+    'job-mode=',
+    'what=',
+    'timestamp=',
+    'check-inhibitors=',
+    'when=',
+    'message=',
+    'preset-mode=',
+    'boot-loader-entry=',
+    'boot-loader-menu=',
+    'reboot-argument=',
+    'marked',
+  ],
+  anyOption: true,
+  effects: { host: 'network' },
+};
+
+/**
  * localectl, timedatectl: with no subcommand, `status`, `show` or a `list-*` one they print;
  * `set-time`, `set-timezone`, `set-locale`, ... change the clock or the system's settings.
  */
 const settings: CommandSpec = {
   analyze(ctx, sink) {
-    const sub = ctx.args.find((w) => !w.value.startsWith('-') || w.dynamicStart);
+    const sub = applyOptions(ctx, sink, SYSTEMD_RULES).operands[0];
     if (sub === undefined) return;
     if (
       sub.expansions.length === 0 &&
@@ -137,8 +172,8 @@ const SYSTEMCTL_READS = new Set([
 ]);
 const systemctl: CommandSpec = {
   analyze(ctx, sink) {
-    const sub = ctx.args.find((w) => !w.value.startsWith('-'));
-    if (sub === undefined || SYSTEMCTL_READS.has(sub.value)) return;
+    const sub = applyOptions(ctx, sink, SYSTEMD_RULES).operands[0];
+    if (sub === undefined || (sub.expansions.length === 0 && SYSTEMCTL_READS.has(sub.value))) return;
     const stops =
       /^(stop|restart|kill|reload-or-restart|try-restart|isolate|poweroff|reboot|halt|kexec|suspend|hibernate|mask|disable|reset-failed)$/.test(
         sub.value,
@@ -175,6 +210,7 @@ const JOURNALCTL_RULES: OptionRules = {
     'root=',
     'image=',
     'M|machine=',
+    'H|host=',
     'namespace=',
     'facility=',
     'c|cursor=',
@@ -198,6 +234,7 @@ const JOURNALCTL_RULES: OptionRules = {
     'vacuum-size': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
     'vacuum-time': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
     'vacuum-files': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
+    host: 'network',
     rotate: 'not-read-only',
     flush: 'not-read-only',
     sync: 'not-read-only',
