@@ -55,7 +55,28 @@ const devIntended = (d: Difference): boolean =>
   (d.command === 'jshell' &&
     d.old.length === 0 &&
     d.now.length === 1 &&
-    d.now[0]!.startsWith('opaque jshell runs a program the line does not show'));
+    d.now[0]!.startsWith('opaque jshell runs a program the line does not show')) ||
+  holesOptionBeforeSubcommand(d);
+
+/**
+ * Intended by holes (#16 class 8): a package manager's option before its subcommand may take the
+ * next word as its value, so the subcommand is not known (`npm --prefix ls install` installs), and
+ * `npm version`, `yarn config set`, `npm fund`, `bun pm trust` write, run or fetch: opaque where the old table named a subcommand
+ * or said read-only (an opaque line may do anything, the network included). Only ever stricter:
+ * the new answer is one opaque reason of that manager.
+ */
+function holesOptionBeforeSubcommand(d: Difference): boolean {
+  const reason = d.now[0] ?? '';
+  const opaqueByHoles =
+    reason.startsWith(`opaque ${d.command}: an option before the subcommand`) ||
+    /^opaque \S+ (version|config|fund|help|pm) /.test(reason);
+  if (!opaqueByHoles) return false;
+  return (
+    d.now.length === 1 &&
+    d.now[0]!.startsWith(`opaque ${d.command}`) &&
+    d.old.every((c) => c.startsWith('opaque ') || c.startsWith('network '))
+  );
+}
 
 /**
  * Intended by holes (#16, reads of run-time file lists and of trees): the catalogue reads more
