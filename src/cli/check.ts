@@ -4,6 +4,7 @@ import { explainProfile } from '../policy/profile.js';
 import type { ToolRequest } from '../policy/request.js';
 import { commandLineOf, forEachJsonLine, parseCliArgs, splitCommandWords } from './args.js';
 import { decideCall } from './decide-call.js';
+import { DurableAnswers } from './durable-answers.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { cwdOf, logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
@@ -67,23 +68,25 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
     if (single === undefined) {
       let bad = 0;
       let failed = false;
+      // Answers leave in input order, each once its record is durable (see durable-answers.ts).
+      const answers = new DurableAnswers(io.stdout);
+      const refuse = (n: number, error: string) => {
+        bad++;
+        answers.push(`${JSON.stringify({ line: n, error })}\n`).catch(() => {}); // rethrown by finish()
+      };
       await forEachJsonLine(
         io.stdin,
         async (value, n) => {
           const req = value as Partial<ToolRequest> | null;
           if (req === null || typeof req !== 'object' || typeof req.tool !== 'string') {
-            bad++;
-            io.stdout.write(
-              `${JSON.stringify({ line: n, error: 'expected {"tool": "<name>", "input": {...}}' })}\n`,
-            );
+            refuse(n, 'expected {"tool": "<name>", "input": {...}}');
             return;
           }
           let lineMode = mode;
           try {
             lineMode = req.mode === undefined ? mode : modeOf(req.mode);
           } catch (err) {
-            bad++;
-            io.stdout.write(`${JSON.stringify({ line: n, error: (err as Error).message })}\n`);
+            refuse(n, (err as Error).message);
             return;
           }
           const request: ToolRequest = {
@@ -94,14 +97,11 @@ export async function checkCommand(argv: string[], io: CliIO): Promise<number> {
           };
           const decision = await decideCall(request, policy, io);
           failed ||= fails(decision);
-          await log?.append({ request, decision });
-          io.stdout.write(`${JSON.stringify(decision)}\n`);
+          await answers.push(`${JSON.stringify(decision)}\n`, log?.append({ request, decision }));
         },
-        (n, message) => {
-          bad++;
-          io.stdout.write(`${JSON.stringify({ line: n, error: message })}\n`);
-        },
+        refuse,
       );
+      await answers.finish();
       return bad > 0 || failed ? 1 : 0;
     }
     const request: ToolRequest = { ...single, cwd, ...(mode ? { mode } : {}) };

@@ -510,4 +510,48 @@ describe('toolgate check --log', () => {
     ]);
     expect(fs.readFileSync(verbatim, 'utf8')).toContain(token);
   }, 90_000);
+
+  // #18 item 3: the lines are pipelined (the next ones decided while a flush runs), so the
+  // order of answers and records, and "no answer without its record", are what must hold.
+  it('--stdin: answers in input order, one record per decided line in the same order, the log intact', async () => {
+    const commands = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? `rm -rf build${i}` : `ls dir${i}`));
+    const input = commands.map((command, i) =>
+      i === 100 ? 'not json' : JSON.stringify({ tool: 'Bash', input: { command } }),
+    );
+    const log = path.join(w.base, 'pipelined.jsonl');
+    const r = await toolgate(['check', '--stdin', '--cwd', w.ws, '--log', log], `${input.join('\n')}\n`);
+    expect(r.code, r.stderr).toBe(1); // the bad line
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(out).toHaveLength(300);
+    expect(out[100]).toMatchObject({ line: 101, error: expect.any(String) });
+    const records = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const decided = commands.filter((_, i) => i !== 100);
+    expect(records.map((x) => x.request.input.command)).toEqual(decided);
+    expect(records.map((x) => x.seq)).toEqual(decided.map((_, i) => i + 1));
+    expect(records.map((x) => x.decision.behavior)).toEqual(
+      out.filter((o) => 'behavior' in o).map((d) => d.behavior),
+    );
+    const v = await toolgate(['verify', log]);
+    expect(v.code, v.stderr).toBe(0);
+  }, 90_000);
+
+  it('--stdin: a log that cannot take the records answers nothing (fail closed)', async () => {
+    const log = path.join(w.base, 'torn.jsonl');
+    fs.writeFileSync(log, '{"v":1,"seq":1'); // a cut-off write: never extended
+    const input = Array.from({ length: 50 }, () =>
+      JSON.stringify({ tool: 'Bash', input: { command: 'ls' } }),
+    );
+    const r = await toolgate(['check', '--stdin', '--cwd', w.ws, '--log', log], `${input.join('\n')}\n`);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('does not end in a newline');
+    expect(r.stderr).not.toContain('toolgate: internal error'); // no stray unhandled rejection
+  }, 90_000);
 });
