@@ -52,6 +52,11 @@ export type Shape =
       readonly inPlace?: { readonly option: string; readonly written: string };
       /** With any of these options (ids) its operands are data, not files (shuf -e). */
       readonly dataWith?: readonly string[];
+      /**
+       * With this option (id) each operand (stdin without one) is a list of files it reads, and
+       * then each file listed (`md5sum -c SUMS`): names only known at run time.
+       */
+      readonly listsWith?: string;
     }
   /** Its operands are files it writes; with the `append` option (id) it appends. Devices that discard are no writes. */
   | { readonly kind: 'writer'; readonly append: string }

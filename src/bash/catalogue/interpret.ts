@@ -6,6 +6,7 @@ import {
   type OptionEffect,
   type OptionRules,
   type Parsed,
+  readsListed,
 } from '../commands/spec.js';
 import { movesStandardOutput } from '../std-streams.js';
 import type { Word } from '../word.js';
@@ -36,8 +37,15 @@ export function optionRules(entry: CatalogueEntry): OptionRules | undefined {
     const id = optionId(spec);
     // An option whose effect the shape reports (on the operands) still counts as dangerous
     // when abbreviated, so it keeps an effect that does nothing here.
+    // A reading one stays out of that check, as reading options do (spec.ts: the word that may
+    // be it is itself a read of a run-time path).
     const declared = options[spec]!;
-    const effect = handled.includes(id) && declared !== 'harmless' ? HANDLED : OPTION_EFFECT[declared];
+    const effect =
+      handled.includes(id) && declared !== 'harmless'
+        ? READING.has(declared)
+          ? undefined
+          : HANDLED
+        : OPTION_EFFECT[declared];
     if (effect !== undefined) effects[id] = effect;
   }
   return {
@@ -52,7 +60,11 @@ export function optionRules(entry: CatalogueEntry): OptionRules | undefined {
 export function handledBy(shape: Shape): readonly string[] {
   switch (shape.kind) {
     case 'reader':
-      return [...(shape.inPlace ? [shape.inPlace.option] : []), ...(shape.dataWith ?? [])];
+      return [
+        ...(shape.inPlace ? [shape.inPlace.option] : []),
+        ...(shape.dataWith ?? []),
+        ...(shape.listsWith ? [shape.listsWith] : []),
+      ];
     case 'writer':
       return [shape.append];
     case 'escape':
@@ -63,6 +75,7 @@ export function handledBy(shape: Shape): readonly string[] {
 }
 
 const HANDLED: OptionEffect = () => {};
+const READING: ReadonlySet<Effect> = new Set(['reads', 'reads-list']);
 
 /** The id options.ts gives a spec: its long name when it has one, else its letter. */
 export function optionId(spec: string): string {
@@ -99,8 +112,13 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
         applyOptions(ctx, sink, r);
       };
     case 'reader': {
-      const { skipFirst, inPlace, dataWith } = shape;
-      if (skipFirst === undefined && inPlace === undefined && dataWith === undefined) {
+      const { skipFirst, inPlace, dataWith, listsWith } = shape;
+      if (
+        skipFirst === undefined &&
+        inPlace === undefined &&
+        dataWith === undefined &&
+        listsWith === undefined
+      ) {
         return (ctx, sink) => {
           const operands = applyOptions(ctx, sink, r).operands;
           for (let i = 0; i < operands.length; i++) sink.read(operands[i]!);
@@ -111,6 +129,11 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
         if (dataWith !== undefined && parsed.options.some((o) => dataWith.includes(o.id))) return;
         const edits = inPlace !== undefined && parsed.options.some((o) => o.id === inPlace.option);
         const operands = skipFirst ? parsed.operands.slice(1) : parsed.operands;
+        if (listsWith !== undefined && parsed.options.some((o) => o.id === listsWith)) {
+          if (operands.length === 0) readsListed(sink, undefined);
+          for (const w of operands) readsListed(sink, w);
+          return;
+        }
         for (const w of operands) {
           if (edits) sink.write(w, 'modify', `${ctx.name} ${inPlace.written} edits ${w.raw} in place`);
           else sink.read(w);

@@ -6,7 +6,7 @@ import { corpusLines, exampleLines, fuzzedLines } from './recorded-calls.js';
  * catalogue example, lines that steer the group's own options, and fuzzed lines built from its
  * entries' option tables (fixed seed). Used when a group is recorded; the fixture keeps the lines.
  */
-export const RECORDED_GROUPS = ['git', 'text', 'development'] as const;
+export const RECORDED_GROUPS = ['git', 'text', 'development', 'filesystem'] as const;
 export type RecordedGroup = (typeof RECORDED_GROUPS)[number];
 
 /** Every name (and alias) of a catalogue group. */
@@ -74,6 +74,7 @@ export function linesOf(group: RecordedGroup, names: readonly string[]): string[
     case 'git':
       return [...common, ...GIT_LINES, ...fuzzedLines(['git'], 1_000)];
     case 'text':
+    case 'filesystem':
       return [...common, ...fuzzedLines(names, 1_500)];
     case 'development':
       return [

@@ -95,10 +95,18 @@ function holesWidenedReads(d: Difference): boolean {
   return kept && d.now.every(widened) && d.now.length >= d.old.length;
 }
 
+/**
+ * Groups whose hand-written analyzers became data one by one (filesystem: its readers, checksum
+ * tools and printers): recorded from the hand-written analyzers just before, on lines fuzzed from
+ * the new entries' option tables. No difference is intended.
+ */
+const none = (): boolean => false;
+
 describe.each([
   ['git', gitIntended, 2_000],
   ['text', textIntended, 3_000],
   ['development', devIntended, 6_000],
+  ['filesystem', none, 3_000],
 ] as const)('%s: the catalogue does what the old table recorded', (group, intended, atLeast) => {
   it('on the corpora, every example, steering and fuzzed lines', () => {
     const { compared, differences } = compareWithRecorded(group);

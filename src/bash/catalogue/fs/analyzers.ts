@@ -5,9 +5,7 @@ import {
   type CommandTable,
   type EffectSink,
   type OptionRules,
-  printer,
   reader,
-  readsListed,
 } from '../../commands/spec.js';
 import type { Word } from '../../word.js';
 
@@ -15,13 +13,6 @@ import type { Word } from '../../word.js';
 
 const anyReader = (options: readonly string[] = [], effects?: OptionRules['effects']): CommandSpec =>
   reader({ options, anyOption: true, effects });
-
-const headTail = (extra: readonly string[]): CommandSpec =>
-  reader({
-    options: ['c|bytes=', 'n|lines=', 'q|quiet|silent', 'v|verbose', 'z|zero-terminated', ...extra],
-    anyOption: true,
-    parse: { numericOption: 'lines' },
-  });
 
 /** Rules compile once per object (spec.ts), so they are constants, not made per call. */
 const TAIL_RULES: OptionRules = {
@@ -73,13 +64,6 @@ const fileCmd = anyReader(
       ),
     'magic-file': 'read',
     'files-from': 'read-list',
-  },
-);
-
-const tree = anyReader(
-  ['L=', 'P=', 'I=', 'o=', 'filelimit=', 'timefmt=', 'charset=', 'sort=', 'fromfile', 'H='],
-  {
-    o: 'write',
   },
 );
 
@@ -150,12 +134,6 @@ const man: CommandSpec = {
     applyOptions(ctx, sink, MAN_RULES);
   },
 };
-
-const info = printer({
-  options: ['o|output=', 'dribble=', 'restore=', 'd|directory=', 'f|file=', 'n|node='],
-  anyOption: true,
-  effects: { output: 'write', dribble: 'write', restore: 'read' },
-});
 
 /** xxd IN [OUT]: a second operand is a file it writes. */
 const XXD_RULES: OptionRules = {
@@ -565,25 +543,6 @@ function dynamic(text: string): Word {
 }
 
 /**
- * md5sum and its kin: with `-c` each operand (stdin without one) is a list of files and sums,
- * and every file listed is read to check it.
- */
-function checksummer(options: readonly string[] = []): CommandSpec {
-  const rules: OptionRules = { options: ['c|check', ...options], anyOption: true };
-  return {
-    analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, rules);
-      if (!parsed.options.some((o) => o.id === 'check')) {
-        for (const w of parsed.operands) sink.read(w);
-        return;
-      }
-      if (parsed.operands.length === 0) readsListed(sink, undefined);
-      for (const w of parsed.operands) readsListed(sink, w);
-    },
-  };
-}
-
-/**
  * diff: an operand that is a directory has its files compared with the other side's (`-N`:
  * also those only one side has), all the way down with `-r`, following links to directories
  * unless `--no-dereference`. Every operand is read as a tree: without `-r` that reaches deeper
@@ -634,101 +593,13 @@ const diff: CommandSpec = {
   },
 };
 
-/** diff3 and sdiff can write a merged file. */
-const sdiff = anyReader(['o|output='], { output: 'write' });
-
 export const FILESYSTEM: CommandTable = {
-  ls: anyReader([
-    'I|ignore=',
-    'T|tabsize=',
-    'w|width=',
-    'block-size=',
-    'format=',
-    'hide=',
-    'indicator-style=',
-    'quoting-style=',
-    'sort=',
-    'time=',
-    'time-style=',
-    'color?',
-    'hyperlink?',
-  ]),
-  dir: anyReader(),
-  vdir: anyReader(),
-  cat: anyReader(),
-  tac: anyReader(['s|separator=']),
-  nl: anyReader([
-    'b|body-numbering=',
-    'd|section-delimiter=',
-    'f|footer-numbering=',
-    'h|header-numbering=',
-    'i|line-increment=',
-    'l|join-blank-lines=',
-    'n|number-format=',
-    's|number-separator=',
-    'v|starting-line-number=',
-    'w|number-width=',
-  ]),
-  head: headTail([]),
   tail,
-  wc: anyReader(['files0-from='], { 'files0-from': 'read-list' }),
-  od: anyReader([
-    'A|address-radix=',
-    'j|skip-bytes=',
-    'N|read-bytes=',
-    'S|strings?',
-    't|format=',
-    'w|width?',
-  ]),
-  hexdump: anyReader(['e=', 'f=', 'n=', 's='], { f: 'read' }),
-  hd: anyReader(['e=', 'f=', 'n=', 's='], { f: 'read' }),
   xxd,
-  strings: anyReader(['n|bytes=', 't|radix=', 'e|encoding=', 'T|target=', 's|output-separator=']),
-  stat: anyReader(['c|format=', 'printf=', 't|terse']),
   file: fileCmd,
-  du: anyReader(
-    [
-      'B|block-size=',
-      'd|max-depth=',
-      't|threshold=',
-      'time?',
-      'time-style=',
-      'X|exclude-from=',
-      'exclude=',
-      'files0-from=',
-    ],
-    { 'exclude-from': 'read', 'files0-from': 'read-list' },
-  ),
-  df: anyReader(['B|block-size=', 't|type=', 'x|exclude-type=', 'F=', 'output?']),
-  tree,
   less,
-  more: anyReader(['n|lines=']),
-  most: anyReader(),
   man,
-  info,
-  realpath: printer({ options: ['relative-to=', 'relative-base='], anyOption: true }),
-  readlink: printer(),
-  basename: printer(),
-  dirname: printer(),
-  which: printer(),
-  whereis: printer(),
   diff,
-  diff3: sdiff,
-  sdiff,
-  cmp: anyReader(['i|ignore-initial=', 'n|bytes=']),
-  comm: anyReader(['output-delimiter=']),
-  md5sum: checksummer(),
-  sha1sum: checksummer(),
-  sha224sum: checksummer(),
-  sha256sum: checksummer(),
-  sha384sum: checksummer(),
-  sha512sum: checksummer(),
-  b2sum: checksummer(['l|length=']),
-  cksum: checksummer(['a|algorithm=', 'l|length=']),
-  sum: anyReader(),
-  shasum: checksummer(['a|algorithm=']),
-  md5: anyReader(),
-  // `edit`: acceptEdits approves them on paths inside the workspace, as Claude Code does.
   cp: { ...copyLike('cp'), traits: ['edit'] },
   mv: { ...copyLike('mv'), traits: ['edit'] },
   install: copyLike('install'),
@@ -751,10 +622,4 @@ export const FILESYSTEM: CommandTable = {
   patch,
   mktemp,
   sync: { analyze: (_ctx, sink) => sink.change('sync flushes file system buffers', false) },
-  lsof: printer(),
-  findmnt: printer(),
-  lsblk: printer(),
-  namei: anyReader(),
-  getfacl: anyReader(),
-  lsattr: anyReader(),
 };

@@ -1,68 +1,24 @@
 import { type About, handWritten } from '../hand-written.js';
 import { FILESYSTEM } from './analyzers.js';
+import { CHECKSUMMERS, FILE_PRINTERS, FILE_READERS } from './readers.js';
 
 /** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
 const ABOUT: Readonly<Record<string, About>> = {
-  ls: ['list directory contents', { readOnly: ['ls -la', 'ls -lhS src/', 'ls -la # list everything'] }],
-  dir: ['list directory contents', { readOnly: ['dir'] }],
-  vdir: ['list directory contents', { readOnly: ['vdir'] }],
-  cat: [
-    'concatenate files and print on the standard output',
-    { readOnly: ['cat README.md', "cat -- '-weird name.txt'"] },
-  ],
-  tac: ['concatenate and print files in reverse', { readOnly: ['tac log.txt'] }],
-  nl: ['number lines of files', { readOnly: ['nl f.txt'] }],
-  head: ['output the first part of files', { readOnly: ['head -n 20 package.json'] }],
   tail: [
     'output the last part of files',
     { readOnly: ['tail -n 50 logs/app.log', 'tail -f logs/server.log'] },
   ],
-  wc: ['print newline, word, and byte counts for each file', { readOnly: ['wc -l src/*.py'] }],
-  od: ['dump files in octal and other formats', { readOnly: ['od -c f.bin'] }],
-  hexdump: ['display file contents in hexadecimal, decimal, octal, ...', { readOnly: ['hexdump -C f.bin'] }],
-  hd: ['display file contents in hexadecimal, decimal, octal, ...', { readOnly: ['hd f.bin'] }],
   xxd: [
     'make a hexdump or do the reverse.',
     { destructive: ['xxd -r -p payload.hex firmware.bin', 'xxd dump.bin dump.hex'] },
   ],
-  strings: ['print the sequences of printable characters in files', { readOnly: ['strings a.out'] }],
-  stat: ['display file or file system status', { readOnly: ["stat -c '%s %n' dist/*.bin"] }],
   file: ['determine file type', { readOnly: ['file dist/app'], destructive: ['file -C -m custom.magic'] }],
-  du: ['estimate file space usage', { readOnly: ['du -sh node_modules'] }],
-  df: ['report file system space usage', { readOnly: ['df -h /'] }],
-  tree: ['lists a directory tree', { destructive: ['tree -o tree.txt -L 3'] }],
   less: ['opposite of more', { readOnly: ['less README.md'] }],
-  more: ['file perusal filter for crt viewing', { readOnly: ['more README.md'] }],
-  most: ['a pager', { readOnly: ['most README.md'] }],
   man: [
     'an interface to the system reference manuals',
     { readOnly: ['man ls'], destructive: ["man -P 'rm -f ~/.lesshst' bash"] },
   ],
-  info: ['OpenSSL application commands', { readOnly: ['info ls'] }],
-  realpath: ['print the resolved path', { readOnly: ['realpath ../shared/config.yml'] }],
-  readlink: ['print resolved symbolic links or canonical file names', { readOnly: ['readlink -f x'] }],
-  basename: ['strip directory and suffix from filenames', { readOnly: ['basename /a/b.txt'] }],
-  dirname: ['strip last component from file name', { readOnly: ['dirname /a/b.txt'] }],
-  which: ['locate a command', { readOnly: ['which node', 'which python3'] }],
-  whereis: ['locate the binary, source, and manual page files for a...', { readOnly: ['whereis node'] }],
   diff: ['compare files line by line', { readOnly: ['diff -u old.conf new.conf'] }],
-  diff3: [
-    'compare three files line by line',
-    { readOnly: ['diff3 a b c', 'sdiff a b'], destructive: ['sdiff -o merged a b'] },
-  ],
-  cmp: ['compare two files byte by byte', { readOnly: ['cmp a b'] }],
-  comm: ['compare two sorted files line by line', { readOnly: ['comm a b'] }],
-  md5sum: ['compute and check MD5 message digest', { readOnly: ['md5sum -c checksums.md5 --quiet'] }],
-  sha1sum: ['compute and check SHA1 message digest', { readOnly: ['sha1sum f'] }],
-  sha224sum: ['compute and check SHA224 message digest', { readOnly: ['sha224sum f'] }],
-  sha256sum: ['compute and check SHA256 message digest', { readOnly: ['sha256sum dist/*.tar.gz'] }],
-  sha384sum: ['compute and check SHA384 message digest', { readOnly: ['sha384sum f'] }],
-  sha512sum: ['compute and check SHA512 message digest', { readOnly: ['sha512sum f'] }],
-  b2sum: ['compute and check BLAKE2 message digest', { readOnly: ['b2sum f'] }],
-  cksum: ['compute and verify file checksums', { readOnly: ['cksum f'] }],
-  sum: ['checksum and count the blocks in a file', { readOnly: ['sum f'] }],
-  shasum: ['Print or Check SHA Checksums', { readOnly: ['shasum -a 256 f'] }],
-  md5: ['prints MD5 digests (BSD)', { readOnly: ['md5 f'] }],
   cp: [
     'copy files and directories',
     { notReadOnly: ['cp -n config.example.yml config.yml'], destructive: ['cp template.env .env'] },
@@ -105,16 +61,15 @@ const ABOUT: Readonly<Record<string, About>> = {
   patch: ['apply a diff file to an original', { destructive: ['patch -p1 < fix.patch'] }],
   mktemp: ['create a temporary file or directory', { notReadOnly: ['mktemp'] }],
   sync: ['Synchronize cached writes to persistent storage', { notReadOnly: ['sync'] }],
-  lsof: ['list open files', { readOnly: ['lsof -i :8080', 'lsof -nP -iTCP:3000 -sTCP:LISTEN'] }],
-  findmnt: ['find a filesystem', { readOnly: ['findmnt'] }],
-  lsblk: ['list block devices', { readOnly: ['lsblk'] }],
-  namei: ['follow a pathname until a terminal point is found', { readOnly: ['namei -l /usr/bin'] }],
-  getfacl: ["prints files' access control lists", { readOnly: ['getfacl f.txt'] }],
-  lsattr: ['list file attributes on a Linux second extended file s...', { readOnly: ['lsattr f.txt'] }],
 };
 
-export const FILESYSTEM_ENTRIES = handWritten(
-  FILESYSTEM,
-  'file tools: readers read their operands; copy, move, link, delete, create and attribute changes by operand position and option',
-  ABOUT,
-);
+export const FILESYSTEM_ENTRIES = [
+  ...FILE_READERS,
+  ...CHECKSUMMERS,
+  ...FILE_PRINTERS,
+  ...handWritten(
+    FILESYSTEM,
+    'file tools: copy, move, link, delete, create and attribute changes by operand position and option',
+    ABOUT,
+  ),
+];

@@ -1,32 +1,7 @@
-import type { Effect } from '../effect.js';
-import type { CatalogueEntry, Examples } from '../entry.js';
+import type { CatalogueEntry } from '../entry.js';
+import { printer, reader } from '../forms.js';
 
 /** Text filters: they read files and print. The exceptions are the options that write or run. */
-
-/** A filter whose options do nothing the policy cares about, except those listed. */
-function reader(
-  name: string,
-  summary: string,
-  options: readonly string[],
-  examples: Examples,
-  effects: Readonly<Record<string, Effect>> = {},
-  aliases?: readonly string[],
-): CatalogueEntry {
-  return {
-    name,
-    aliases,
-    summary,
-    shape: { kind: 'reader' },
-    options: { ...Object.fromEntries(options.map((o) => [o, 'harmless' as const])), ...effects },
-    unknownOptions: 'harmless',
-    examples,
-  };
-}
-
-/** A formatter whose operands are data, not files. */
-function printer(name: string, summary: string, examples: Examples): CatalogueEntry {
-  return { name, summary, shape: { kind: 'printer' }, unknownOptions: 'harmless', examples };
-}
 
 export const SORT: CatalogueEntry = reader(
   'sort',
@@ -194,7 +169,7 @@ export const BASE64: CatalogueEntry = reader(
   BASE64_OPTIONS,
   { readOnly: ['base64 -d blob.txt', 'base32 f', 'basenc --base64 f'], destructive: ['base64 -o out.b64 f'] },
   BASE64_EFFECTS,
-  ['base32', 'basenc'],
+  { aliases: ['base32', 'basenc'] },
 );
 
 const ICONV = reader(
