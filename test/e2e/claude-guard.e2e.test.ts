@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type MessagesApi, startMessagesApi, toolResults } from '../../src/demo/scripted-model.js';
-import { type CliRun, runProcess } from '../helpers/cli.js';
 import { claudeBinary, claudeBinaryIn, LATEST_CLAUDE_CACHE } from './claude-bin.js';
+import { bash, session, versionOf } from './claude-session.js';
 
 /**
  * Issue 14 "Done when", with the real `claude` binary headless against a loopback Messages API:
@@ -18,18 +17,6 @@ import { claudeBinary, claudeBinaryIn, LATEST_CLAUDE_CACHE } from './claude-bin.
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const bases: string[] = [];
-
-interface Call {
-  name: string;
-  input: Record<string, unknown>;
-}
-
-interface Session {
-  run: CliRun;
-  result(i: number): { is_error: boolean; text: string };
-}
-
-const id = (i: number) => `toolu_guard_${String(i + 1).padStart(2, '0')}`;
 
 /** A fresh workspace (a git repository) and home under one temp directory. */
 function world(): { base: string; ws: string; home: string } {
@@ -44,53 +31,6 @@ function world(): { base: string; ws: string; home: string } {
   return { base, ws, home };
 }
 
-/** One headless session in `ws` that makes `calls` in order, one per turn. */
-async function session(claude: string, ws: string, home: string, calls: readonly Call[]): Promise<Session> {
-  let step = 0;
-  const api: MessagesApi = await startMessagesApi((body) => {
-    const mainLoop = Array.isArray(body.tools) && body.tools.some((t) => t.name === 'Bash');
-    if (mainLoop && step < calls.length) {
-      const i = step++;
-      return {
-        content: [{ type: 'tool_use', id: id(i), name: calls[i]!.name, input: calls[i]!.input }],
-        stop_reason: 'tool_use',
-      };
-    }
-    return { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' };
-  });
-  try {
-    const run = await runProcess(claude, ['-p', 'run the scripted calls', '--output-format', 'json'], {
-      cwd: ws,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-loopback-test',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        // no system-wide managed policy of this machine in the way
-        TOOLGATE_MANAGED_POLICY: path.join(home, 'no-managed-policy.yaml'),
-      },
-      killAfterMs: 240_000,
-    });
-    const requests = [...api.requests];
-    return {
-      run,
-      result(i) {
-        for (let r = requests.length - 1; r >= 0; r--) {
-          const found = toolResults(requests[r]!).get(id(i));
-          if (found) return found;
-        }
-        throw new Error(
-          `no tool_result for call ${i + 1}; claude said: ${run.stdout.slice(0, 400)} ${run.stderr.slice(0, 400)}`,
-        );
-      },
-    };
-  } finally {
-    await api.close();
-  }
-}
-
 function settings(ws: string, hook: Record<string, unknown>, allow: readonly string[] = []): void {
   fs.writeFileSync(
     path.join(ws, '.claude', 'settings.json'),
@@ -102,17 +42,6 @@ function settings(ws: string, hook: Record<string, unknown>, allow: readonly str
 }
 
 const toolgateHook = (args: string) => `node ${JSON.stringify(CLI)} hook ${args}`;
-const bash = (command: string): Call => ({ name: 'Bash', input: { command, description: command } });
-
-function versionOf(claude: string): string {
-  return execFileSync(claude, ['--version'], {
-    encoding: 'utf8',
-    env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
-  })
-    .trim()
-    .split(/\s/)[0]!;
-}
-
 const binaries = [claudeBinary(), claudeBinaryIn(LATEST_CLAUDE_CACHE)].filter(
   (b, i, all): b is string => b !== undefined && all.indexOf(b) === i,
 );
