@@ -22,6 +22,12 @@ export interface JailInvocation {
   readonly cwd: string;
   /** The mode the hook decided under; the jail decides under it too. */
   readonly mode?: string;
+  /**
+   * The hook's decision log and signing key, absolute: toolgate's own files, which the jail holds
+   * read-only (it does not write to the log; the hook has recorded the decision).
+   */
+  readonly log?: string;
+  readonly logKey?: string;
 }
 
 export type Rewrite = { ok: true; input: Record<string, unknown> } | { ok: false; reason: string };
@@ -45,6 +51,8 @@ export function jailRewrite(input: unknown, jail: JailInvocation): Rewrite {
     '--cwd',
     jail.cwd,
     ...(jail.mode ? ['--mode', jail.mode] : []),
+    ...(jail.log ? ['--log', jail.log] : []),
+    ...(jail.log && jail.logKey ? ['--log-key', jail.logKey] : []),
     '--',
   ];
   return {

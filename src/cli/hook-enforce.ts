@@ -26,6 +26,8 @@ export async function enforcedAnswer(
    * someone else's program and names the package's own CLI.
    */
   toolgate: readonly string[] = [process.execPath, ...process.execArgv, process.argv[1]!],
+  /** The hook's log and key (absolute), for the jail to hold read-only as toolgate's own files. */
+  logs: { readonly log?: string | undefined; readonly logKey?: string | undefined } = {},
 ): Promise<HookAnswer> {
   if (decision.behavior === 'deny' || canonicalToolName(request.tool) !== 'Bash')
     return protocol.answer(decision, options);
@@ -48,6 +50,8 @@ export async function enforcedAnswer(
     policies: policies.map((f) => policyPath(f, io.cwd)),
     cwd: request.cwd,
     ...(request.mode ? { mode: request.mode } : {}),
+    ...(logs.log ? { log: logs.log } : {}),
+    ...(logs.logKey ? { logKey: logs.logKey } : {}),
   });
   if (!rewrite.ok) {
     return protocol.answer(

@@ -5,7 +5,7 @@ import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
 import { decideCall } from './decide-call.js';
 import { type CliIO, UsageError } from './io.js';
-import { logFor, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { logFor, logPathsOf, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 import { Reexecuted } from './reexec.js';
 import { failureMessage } from './run-command.js';
 import { readStdin, writeStdout } from './stdio.js';
@@ -119,6 +119,8 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
             values.policy ?? [],
             io,
             answerOptions,
+            undefined,
+            logPathsOf(values, io, request.cwd),
           )
         : parsed.protocol.answer(decision, answerOptions);
     if (answer.output !== undefined) writeStdout(io, `${JSON.stringify(answer.output)}\n`);

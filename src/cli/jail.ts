@@ -5,7 +5,7 @@ import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { cwdOf, modeOf, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
 
-const HELP = `usage: toolgate jail [--cwd D] [--policy F]... [--mode M] -- COMMAND
+const HELP = `usage: toolgate jail [--cwd D] [--policy F]... [--mode M] [--log FILE [--log-key KEY]] -- COMMAND
 
 Decides COMMAND as a Bash call against the policy and directory (as \`toolgate check\` would),
 then runs it with bash inside the jail that decision names:
@@ -14,8 +14,11 @@ then runs it with bash inside the jail that decision names:
   deny   nothing runs; the reason goes to stderr and the exit status is 126
 The command's output, exit status and environment (minus what the profile withholds) pass
 through as bash would give them. Nothing in COMMAND chooses its own jail: it is decided again
-here. Exit status 126 also when the jail cannot be built (no working bubblewrap where the
-policy requires it, a planted link, a tree too large to check).
+here. toolgate's own files (the policy files, the --log and --log-key the hook writes with,
+the trust store, its cache and program) stay read-only inside the jail; the jail does not
+write to the log. Exit status 126 also when the jail cannot be built (no working bubblewrap
+where the policy requires it, a planted link, a tree too large to check, an own file it
+cannot hold).
 `;
 
 /** Exit status of a command that was found but could not be run, as bash uses it. */

@@ -21,21 +21,25 @@ export function ownFilesOf(options: {
   readonly program: string | undefined;
 }): OwnFile[] {
   const out: OwnFile[] = [];
-  const add = (p: string | undefined, what: string) => {
+  const add = (p: string | undefined, what: string, replaced = false) => {
     if (p === undefined || !path.isAbsolute(p)) return;
-    for (const q of new Set([path.resolve(p), realpath(p)])) out.push({ path: q, what });
+    for (const q of new Set([path.resolve(p), realpath(p)]))
+      out.push({ path: q, what, ...(replaced ? { replaced: true as const } : {}) });
   };
   if (options.log !== undefined) {
-    add(options.log, 'the decision log');
+    // All of them live in the log's directory, where the log's writers create, rename and
+    // remove files while commands run (OwnFile.replaced): the jail holds that directory.
+    add(options.log, 'the decision log', true);
     // The lock serializes writers; the checkpoint (audit/checkpoint.ts) is what verify trusts.
-    add(`${options.log}.lock`, "the decision log's lock");
-    add(`${options.log}.checkpoint`, "the decision log's checkpoint");
+    add(`${options.log}.lock`, "the decision log's lock", true);
+    add(`${options.log}.checkpoint`, "the decision log's checkpoint", true);
     // The export cursor (src/export/cursor.ts): moved on, records would never leave the machine.
-    add(`${options.log}.exported`, "the decision log's export cursor");
-    add(`${options.log}.exported.lock`, "the decision log's export lock");
+    add(`${options.log}.exported`, "the decision log's export cursor", true);
+    add(`${options.log}.exported.lock`, "the decision log's export lock", true);
   }
   add(options.logKey, "the decision log's signing key");
-  add(trustStorePath(options.env, os.homedir()), 'the trust store');
+  // `toolgate trust` replaces it by a rename (policy/trust.ts).
+  add(trustStorePath(options.env, os.homedir()), 'the trust store', true);
   for (const f of options.policyFiles) if (!f.startsWith('builtin:')) add(f, 'a policy file toolgate reads');
   add(userCacheDir(options.env), "toolgate's cache (compiled code and parsed policies it runs)");
   for (const dir of programDirs(options.program)) add(dir, 'the toolgate program');

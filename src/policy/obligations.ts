@@ -35,4 +35,11 @@ export interface SandboxProfile {
   kind?: 'read-only' | 'workspace';
   /** The workspace roots: where the jail masks read-deny globs and finds nested protected paths. */
   workspaceRoots?: string[];
+  /**
+   * toolgate's own files of this run (its policy files, the signing key, its cache, the program;
+   * the decision log's and the trust store's directories, since toolgate renames files there
+   * while the call runs): read-only inside the jail even inside a writable root, existing or
+   * not. Shared and frozen like readDeny. Absent when the command names none (a library caller).
+   */
+  ownFiles?: readonly import('./own-files.js').OwnFile[];
 }

@@ -13,6 +13,13 @@ export interface OwnFile {
   readonly path: string;
   /** What it is, for the reason a person reads: "the decision log", "the trust store". */
   readonly what: string;
+  /**
+   * toolgate writes it by renaming a new file onto it, or creates and removes it, while
+   * commands run (the log's checkpoint and lock, the trust store). A mount on the file itself
+   * would not hold it: the kernel detaches a mount in every other namespace when its mount
+   * point is renamed over on the host. So the jail holds the directory it lives in instead.
+   */
+  readonly replaced?: true;
 }
 
 /** The own file `absolutePath` is, or lies inside; undefined when none. */

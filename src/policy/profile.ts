@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CompiledPolicy } from './compile.js';
 import { anchorPathPattern } from './match/path.js';
 import type { SandboxProfile } from './obligations.js';
+import type { OwnFile } from './own-files.js';
 import type { ToolRequest } from './request.js';
 import type { Workspace } from './workspace.js';
 
@@ -61,7 +62,29 @@ export function sandboxProfile(
     os: s.os,
     kind: readOnly ? 'read-only' : 'workspace',
     workspaceRoots: [...workspace.roots],
+    ...(policy.ownFiles !== undefined && policy.ownFiles.length > 0
+      ? { ownFiles: heldOwnFiles(policy.ownFiles) }
+      : {}),
   };
+}
+
+const heldCache = new WeakMap<readonly OwnFile[], readonly OwnFile[]>();
+
+/**
+ * What the jail holds of toolgate's own files: each file itself, or, for one toolgate replaces
+ * while the call runs (OwnFile.replaced), the directory it lives in. Once per list, frozen.
+ */
+function heldOwnFiles(own: readonly OwnFile[]): readonly OwnFile[] {
+  const cached = heldCache.get(own);
+  if (cached) return cached;
+  const byPath = new Map<string, OwnFile>();
+  for (const f of own) {
+    const held = f.replaced ? { path: path.dirname(f.path), what: `the directory of ${f.what}` } : f;
+    if (!byPath.has(held.path)) byPath.set(held.path, Object.freeze({ path: held.path, what: held.what }));
+  }
+  const out = Object.freeze([...byPath.values()]);
+  heldCache.set(own, out);
+  return out;
 }
 
 /**
@@ -81,6 +104,11 @@ export function explainProfile(profile: SandboxProfile): string[] {
     );
     lines.push(
       'protected paths stay read-only inside the writable directories, existing or not (.git/hooks, .git/config, .claude, .mcp.json, .vscode, shell start-up files, ...): their contents run code later',
+    );
+  }
+  if (profile.ownFiles !== undefined && profile.ownFiles.length > 0 && profile.writableRoots.length > 0) {
+    lines.push(
+      `toolgate's own files stay read-only inside the writable directories, existing or not (a call that could rewrite them would switch the guard off or rewrite its record): ${profile.ownFiles.map((f) => f.path).join(', ')}`,
     );
   }
   lines.push('/tmp is private and empty, and removed when the call ends');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { compileAbsolutePathGlob } from '../policy/match/path.js';
 import type { SandboxProfile } from '../policy/obligations.js';
 import { describeThrown, type SandboxError, sandboxError } from './error.js';
+import { holdOwnFiles } from './own-mounts.js';
 import { protectedNames } from './protected.js';
 import { type ProtectedBase, protectedMounts } from './protected-mounts.js';
 import { isInside, realPathOf } from './real-path.js';
@@ -16,7 +17,8 @@ import { scanTree } from './scan.js';
  *   (docker.sock, D-Bus) are not cut off by a network namespace;
  * - the writable roots bound read-write;
  * - existing protected paths (at the top of the writable roots and the cwd) and existing
- *   write-denied paths inside the writable roots bound read-only over the read-write bind;
+ *   write-denied paths inside the writable roots bound read-only over the read-write bind, and
+ *   toolgate's own files there too (own-mounts.ts);
  * - existing paths the profile denies reading masked, last, so that no later bind can expose
  *   them again: an empty read-only tmpfs over a directory, `/dev/null` over a file (bwrap binds
  *   it `nodev`, so opening it fails with EACCES, which says "denied" more clearly than an empty
@@ -53,7 +55,7 @@ export interface BwrapPlanInput {
   cwd: string;
   profile: Pick<
     SandboxProfile,
-    'writableRoots' | 'readableRoots' | 'readDeny' | 'writeDeny' | 'network' | 'workspaceRoots'
+    'writableRoots' | 'readableRoots' | 'readDeny' | 'writeDeny' | 'network' | 'workspaceRoots' | 'ownFiles'
   >;
   /** The scan's limit (tests use a small one). */
   maxScanEntries?: number;
@@ -138,6 +140,8 @@ function plan({ cwd, profile, maxScanEntries }: BwrapPlanInput, fds: number[]): 
   for (const [dir, names] of scan.nested) bases.push({ dir, names, atRoot: false });
   const held = protectedMounts(bases);
   if (!held.ok) return held;
+  const own = holdOwnFiles(profile.ownFiles ?? [], writable, held);
+  if (own) return own;
   notes.push(...held.notes);
 
   // Parents before what is inside them: a later bind of a parent would hide an earlier one.

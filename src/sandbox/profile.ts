@@ -37,6 +37,7 @@ const profileSchema = z.object({
   os: z.enum(['auto', 'required', 'off']),
   kind: z.enum(['read-only', 'workspace']).optional(),
   workspaceRoots: z.array(absolutePath).optional(),
+  ownFiles: z.array(z.object({ path: absolutePath, what: z.string() })).optional(),
 });
 
 export function checkProfile(profile: SandboxProfile): SandboxError | undefined {

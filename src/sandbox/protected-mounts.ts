@@ -61,12 +61,17 @@ export function protectedMounts(bases: readonly ProtectedBase[]): ProtectedMount
   return out;
 }
 
-function holdEntry(
+/**
+ * Holds `label` (a path relative to `base`) as the comment at the top says; `what` names it in
+ * the refusal (`the protected path ".git/hooks"`). Also used for toolgate's own files (own-mounts.ts).
+ */
+export function holdEntry(
   base: string,
   label: string,
   out: ProtectedMounts,
   seen: Set<string>,
   ghostIfMissing: boolean,
+  what = `the protected path "${label}"`,
 ): SandboxError | undefined {
   const parts = label.split('/');
   let current = base;
@@ -81,7 +86,7 @@ function holdEntry(
     if (stat.isSymbolicLink()) {
       return sandboxError(
         'isolation-failed',
-        `"${next}" is a symbolic link where the protected path "${label}" lives; the jail cannot hold a link read-only (the command could replace it) and will not follow it, so the command did not run. Replace the link with the file or directory itself, outside the agent.`,
+        `"${next}" is a symbolic link where ${what} lives; the jail cannot hold a link read-only (the command could replace it) and will not follow it, so the command did not run. Replace the link with the file or directory itself, outside the agent.`,
         next,
       );
     }

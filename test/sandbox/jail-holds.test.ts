@@ -51,6 +51,27 @@ describe('planBwrap refuses what it cannot hold', () => {
     expect(plan).toMatchObject({ ok: false, kind: 'isolation-failed' });
     expect(!plan.ok && plan.message).toMatch(/symbolic link/);
   });
+
+  it("refuses a symbolic link on the way to one of toolgate's own files (retargeted, the next toolgate would read what the command put there)", () => {
+    const real = t.dir('ws/real');
+    fs.writeFileSync(path.join(real, 'policy.yaml'), 'version: 1\n');
+    fs.symlinkSync(real, path.join(ws, 'cfg'));
+    const own = [{ path: path.join(ws, 'cfg', 'policy.yaml'), what: 'a policy file toolgate reads' }];
+    const plan = planBwrap({ cwd: ws, profile: profileFor([ws], { ownFiles: own }) });
+    expect(plan).toMatchObject({ ok: false, kind: 'isolation-failed', path: path.join(ws, 'cfg') });
+    expect(!plan.ok && plan.message).toMatch(/toolgate's own file/);
+  });
+
+  it("holds an own directory read-only without opening a nested repository's .git in it again", () => {
+    t.dir('ws/logs/.git/hooks');
+    const own = [{ path: path.join(ws, 'logs'), what: 'the directory of the decision log' }];
+    const plan = planBwrap({ cwd: ws, profile: profileFor([ws], { ownFiles: own }) });
+    if (!plan.ok) throw new Error(plan.message);
+    plan.close();
+    const logs = path.join(ws, 'logs');
+    expect(plan.args.join(' ')).toContain(`--ro-bind ${logs} ${logs}`);
+    expect(plan.args.join(' ')).not.toContain(`--bind ${logs}/.git ${logs}/.git`);
+  });
 });
 
 describe.skipIf(!probe.available)(`the jail holds (${probe.reason ?? probe.path})`, () => {
