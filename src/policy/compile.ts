@@ -1,3 +1,4 @@
+import { type BashRuleIndex, bashRuleIndex } from './bash-index.js';
 import type { RuleRef } from './decision.js';
 import type { Layer, PolicyFile } from './load.js';
 import {
@@ -17,7 +18,7 @@ import type { AutoBlock, PolicyTestCase } from './schema.js';
 
 /**
  * Policy files in layers -> one CompiledPolicy: every rule parsed once into matchers, indexed
- * by tool (and Bash rules by command name) so a decision looks only at rules that can apply.
+ * by tool (and Bash rules by their leading words) so a decision looks only at rules that can apply.
  * Lists merge across layers; deny from any layer wins at decision time; a managed lock keeps
  * only managed rules and disables bypass. The digest is over the canonical merged content, so
  * reordering rules or files does not change it.
@@ -81,10 +82,12 @@ export interface CompiledPolicy {
   /** Only the parameter rules (`Bash(run_in_background:true)`) of a tool. */
   paramRulesForTool(tool: string): RuleSet;
   /**
-   * Bash rules that can match a command (as matched: words joined by spaces) whose first word is
-   * `name`; with `text` undefined, every rule for that name.
+   * Bash rules that may match a command (its words joined by spaces), in rule order; with
+   * `text` undefined (a command name only known at run time), those with no leading word.
    */
-  bashRules(kind: RuleKind, name: string, text?: string): readonly CompiledRule[];
+  bashRules(kind: RuleKind, text: string | undefined): readonly CompiledRule[];
+  /** Bash rules a command starting with these words may match once the rest is known. */
+  bashRulesStartingWith(kind: RuleKind, prefix: string): readonly CompiledRule[];
   /** Path rules by access: read rules (Read, Glob, Grep) and edit rules (Edit, Write, NotebookEdit). */
   readonly pathRules: { readonly read: RuleSet; readonly edit: RuleSet };
   /** The path rules of one list that can match any of these absolute paths (indexed by literal segment). */
@@ -111,9 +114,6 @@ export interface CompiledPolicy {
    */
   ownFiles?: readonly import('./own-files.js').OwnFile[];
 }
-
-/** Rules held in bashRules' merged lists at most (references: a few MB), whatever the policy. */
-const MAX_MERGED_RULES = 1_000_000;
 
 const LAYER_RANK: Readonly<Record<Layer, number>> = {
   managed: 0,
@@ -183,12 +183,6 @@ export function compilePolicy(input: readonly PolicyFile[], options: CompileOpti
   const byTool = new Map<string, { deny: CompiledRule[]; ask: CompiledRule[]; allow: CompiledRule[] }>();
   const patterned: CompiledRule[] = [];
   const pathRules = { read: emptySet(), edit: emptySet() };
-  const bashIndex = {
-    deny: new Map<string, CompiledRule[]>(),
-    ask: new Map<string, CompiledRule[]>(),
-    allow: new Map<string, CompiledRule[]>(),
-  };
-  const bashWild = { deny: [] as CompiledRule[], ask: [] as CompiledRule[], allow: [] as CompiledRule[] };
   for (const r of rules) {
     if (r.rule.specifier.type === 'path') {
       pathRules[r.rule.specifier.access][r.kind].push(r);
@@ -204,15 +198,6 @@ export function compilePolicy(input: readonly PolicyFile[], options: CompileOpti
       byTool.set(r.rule.tool, set);
     }
     set[r.kind].push(r);
-    if (r.rule.tool === 'Bash') {
-      const first = r.rule.specifier.type === 'bash' ? literalFirstWord(r.rule.specifier.pattern) : undefined;
-      if (first === undefined) bashWild[r.kind].push(r);
-      else {
-        const list = bashIndex[r.kind].get(first);
-        if (list) list.push(r);
-        else bashIndex[r.kind].set(first, [r]);
-      }
-    }
   }
   const pathIndex = {
     read: {
@@ -243,36 +228,6 @@ export function compilePolicy(input: readonly PolicyFile[], options: CompileOpti
     }
     return set;
   };
-  // Within one command name, rules whose second word is literal (`git push *`) only apply to
-  // commands with that second word: a large policy with many `git ...` rules stays fast.
-  const bySecond = {
-    deny: new Map<string, CompiledRule[]>(),
-    ask: new Map<string, CompiledRule[]>(),
-    allow: new Map<string, CompiledRule[]>(),
-  };
-  const everyRule = {
-    deny: new Map<string, readonly CompiledRule[]>(),
-    ask: new Map<string, readonly CompiledRule[]>(),
-    allow: new Map<string, readonly CompiledRule[]>(),
-  };
-  for (const kind of ['deny', 'ask', 'allow'] as const) {
-    for (const [first, list] of bashIndex[kind]) {
-      if (list.length < 16) continue;
-      everyRule[kind].set(first, list);
-      const keep: CompiledRule[] = [];
-      for (const r of list) {
-        const second = literalSecondWord((r.rule.specifier as { pattern: string }).pattern);
-        if (second === undefined) keep.push(r);
-        else {
-          const k = `${first}\0${second}`;
-          const l = bySecond[kind].get(k);
-          if (l) l.push(r);
-          else bySecond[kind].set(k, [r]);
-        }
-      }
-      bashIndex[kind].set(first, keep);
-    }
-  }
   const paramCache = new Map<string, RuleSet>();
   const paramRulesForTool = (tool: string): RuleSet => {
     let set = paramCache.get(tool);
@@ -284,52 +239,23 @@ export function compilePolicy(input: readonly PolicyFile[], options: CompileOpti
     }
     return set;
   };
-  const bashCache = new Map<string, readonly CompiledRule[]>();
-  // The merged, sorted list of a name and its second word is built once: a call neither copies
-  // nor sorts (it did, and an ask in a group of 10,000 rules sharing two words took 3.8 ms). Only
-  // keys the index holds are cached, and the cache lets go past a total size: memory is bounded.
-  const mergedCache = new Map<string, readonly CompiledRule[]>();
-  let mergedSize = 0;
-  const mergedRules = (key: string, build: () => CompiledRule[]): readonly CompiledRule[] => {
-    let list = mergedCache.get(key);
-    if (list === undefined) {
-      list = build().sort(compareRules);
-      if (mergedSize + list.length > MAX_MERGED_RULES) {
-        mergedCache.clear();
-        mergedSize = 0;
-      }
-      mergedCache.set(key, list);
-      mergedSize += list.length;
+  // Bash rules by their leading words (bash-index.ts), built on the first Bash call of each kind:
+  // a Bash rule of a patterned tool name (`*`, `B*`) applies to Bash too.
+  const bashIndex = new Map<RuleKind, BashRuleIndex>();
+  const bashIndexOf = (kind: RuleKind): BashRuleIndex => {
+    let index = bashIndex.get(kind);
+    if (index === undefined) {
+      const bash = new Set([
+        ...(byTool.get('Bash')?.[kind] ?? []),
+        ...patterned.filter((r) => r.matchTool('Bash')),
+      ]);
+      index = bashRuleIndex(rules.filter((r) => r.kind === kind && bash.has(r)));
+      bashIndex.set(kind, index);
     }
-    return list;
+    return index;
   };
-  const bashRules = (kind: RuleKind, name: string, text?: string): readonly CompiledRule[] => {
-    const base = bashRulesFor(kind, name);
-    if (bySecond[kind].size === 0) return base;
-    if (text === undefined) {
-      const every = everyRule[kind].get(name);
-      if (every === undefined) return base;
-      return mergedRules(`${kind}\0${name}`, () => [...every, ...base.filter((r) => !every.includes(r))]);
-    }
-    const space = text.indexOf(' ');
-    if (space < 0) return base;
-    const end = text.indexOf(' ', space + 1);
-    const key = `${name}\0${text.slice(space + 1, end < 0 ? undefined : end)}`;
-    const extra = bySecond[kind].get(key);
-    return extra === undefined ? base : mergedRules(`${kind}\0${key}`, () => [...extra, ...base]);
-  };
-  const bashRulesFor = (kind: RuleKind, name: string): readonly CompiledRule[] => {
-    const key = `${kind}\0${name}`;
-    let list = bashCache.get(key);
-    if (list === undefined) {
-      // Patterned tool names (`*`, `B*`) match Bash too.
-      const patternedBash = patterned.filter((r) => r.kind === kind && r.matchTool('Bash'));
-      list = [...(bashIndex[kind].get(name) ?? []), ...bashWild[kind], ...patternedBash];
-      if (bashCache.size > 10_000) bashCache.clear();
-      bashCache.set(key, list);
-    }
-    return list;
-  };
+  const bashRules = (kind: RuleKind, text: string | undefined) => bashIndexOf(kind).matching(text);
+  const bashRulesStartingWith = (kind: RuleKind, prefix: string) => bashIndexOf(kind).startingWith(prefix);
 
   const modeFile = files.find((f) => f.mode !== undefined);
   const rootsFile = files.find((f) => f.roots !== undefined);
@@ -339,6 +265,7 @@ export function compilePolicy(input: readonly PolicyFile[], options: CompileOpti
     ruleSetForTool,
     paramRulesForTool,
     bashRules,
+    bashRulesStartingWith,
     pathRules,
     pathCandidates,
     mode: modeFile?.mode ?? 'default',
@@ -411,23 +338,6 @@ function emptySet(): { deny: CompiledRule[]; ask: CompiledRule[]; allow: Compile
   return { deny: [], ask: [], allow: [] };
 }
 
-/** The second word of a Bash pattern when it is literal (`git push *` -> push). */
-function literalSecondWord(pattern: string): string | undefined {
-  const words = pattern.trim().replace(/:\*$/, ' *').split(' ');
-  const second = words[1];
-  if (second === undefined || second === '' || second.includes('*')) return undefined;
-  return second;
-}
-
-/** The command name a Bash pattern starts with, when it is literal (`git push *` -> git). */
-function literalFirstWord(pattern: string): string | undefined {
-  const p = pattern.trim().replace(/:\*$/, ' *');
-  const first = p.split(' ')[0]!;
-  if (first === '' || first.includes('*')) return undefined;
-  // `git*` style would have a star in the first word; a bare `git` pattern matches only `git`.
-  return first;
-}
-
 function compileRule(
   kind: RuleKind,
   text: string,
@@ -457,7 +367,7 @@ function compileRule(
       return {
         ...base,
         bash: compileBashPattern(s.pattern),
-        bashPrefix: compileBashPrefixPattern(s.pattern),
+        bashPrefix: compileBashPrefixPattern(s.pattern, { options: kind !== 'allow' }),
         ...optionMatcher(kind, s.pattern),
       };
     case 'domain':

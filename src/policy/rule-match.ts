@@ -205,16 +205,19 @@ export interface BashForm {
   readonly all: readonly string[];
 }
 
-/** Bash rules for one simple command: deny and ask match past any dynamic word; allow only static text. */
+/**
+ * Bash rules for one simple command (`text`: its words joined by spaces; undefined when its name
+ * is only known at run time): deny and ask match past any dynamic word; allow only static text.
+ * `form.words` joined by spaces is `text`.
+ */
 export function bashRuleHit(
   kind: RuleKind,
-  name: string,
   text: string | undefined,
   ctx: MatchContext,
   opts: { staticUpTo?: string; allowDynamicTail?: boolean; form?: BashForm } = {},
 ): RuleHit | undefined {
   let spelled: OptionWords | undefined;
-  for (const r of ctx.policy.bashRules(kind, name, text)) {
+  for (const r of ctx.policy.bashRules(kind, text)) {
     const s = r.rule.specifier;
     let matched = false;
     if (s.type === 'any') matched = true;
@@ -243,13 +246,11 @@ export function bashRuleHit(
  */
 export function bashRuleMayHit(
   kind: 'deny' | 'ask',
-  name: string,
   prefix: string,
   text: string,
   ctx: MatchContext,
 ): RuleHit | undefined {
-  // With a second static word the index narrows the rules; without one, every rule of the name.
-  for (const r of ctx.policy.bashRules(kind, name, prefix.includes(' ') ? prefix : undefined)) {
+  for (const r of ctx.policy.bashRulesStartingWith(kind, prefix)) {
     if (r.bashPrefix === undefined || !r.bashPrefix(prefix)) continue;
     const hit = applies(r, ctx, text);
     if (hit) return { ...hit, target: text };

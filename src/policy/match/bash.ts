@@ -15,20 +15,34 @@ export function compileBashPattern(pattern: string): (command: string) => boolea
 /**
  * For a command whose words after `prefix` are only known at run time: whether it could match
  * the pattern, as `prefix` alone or followed by any further words (`git p$X` may be `git
- * push`). Deny and ask rules use it to fail closed.
+ * push`). Deny and ask rules use it to fail closed. With `options` (a deny or ask rule, which
+ * also meets a command by the options it names wherever they stand, see
+ * compileBashOptionPattern), a prefix that agrees with the pattern's leading words may be
+ * completed by those options too (`git push origin $X` may be `git push origin --force`).
  */
-export function compileBashPrefixPattern(pattern: string): (prefix: string) => boolean {
+export function compileBashPrefixPattern(
+  pattern: string,
+  { options = false }: { options?: boolean } = {},
+): (prefix: string) => boolean {
   const { literals, tail } = patternParts(pattern);
   const full = compileBashPattern(pattern);
   const first = literals[0]!;
+  const lead = options ? optionPatternParts(pattern)?.lead : undefined;
   return (prefix) => {
     if (full(prefix)) return true;
+    if (lead !== undefined && agrees(prefix.split(' '), lead)) return true;
     const s = `${prefix} `;
     if (first.startsWith(s)) return true;
     if (!s.startsWith(first)) return false;
     // Past the first literal: a `*` can take the rest of `s`; a trailing ` *` only from a space on.
     return literals.length > 1 || (tail && s.slice(first.length).startsWith(' '));
   };
+}
+
+/** Whether two lists of words are equal as far as both go. */
+function agrees(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function patternParts(pattern: string): { literals: string[]; tail: boolean } {
@@ -56,6 +70,23 @@ export interface OptionWords {
  * patterns are undefined here (the text match alone applies). Allow rules never use this.
  */
 export function compileBashOptionPattern(pattern: string): ((w: OptionWords) => boolean) | undefined {
+  const parts = optionPatternParts(pattern);
+  if (parts === undefined) return undefined;
+  const { lead, options } = parts;
+  return ({ words: cmd, spellings }) => {
+    if (cmd.length <= lead.length) return false;
+    for (let i = 0; i < lead.length; i++) if (cmd[i] !== lead[i]) return false;
+    return options.every((o) => present(o, cmd, spellings, lead.length));
+  };
+}
+
+/**
+ * An option-naming pattern's literal leading words and the options it names (see
+ * compileBashOptionPattern); undefined for other patterns.
+ */
+export function optionPatternParts(
+  pattern: string,
+): { readonly lead: readonly string[]; readonly options: readonly string[] } | undefined {
   const { literals, tail } = patternParts(pattern);
   if (!tail) return undefined;
   const words = literals
@@ -75,11 +106,7 @@ export function compileBashOptionPattern(pattern: string): ((w: OptionWords) => 
     else return undefined;
   }
   if (lead.length === 0 || options.length === 0) return undefined;
-  return ({ words: cmd, spellings }) => {
-    if (cmd.length <= lead.length) return false;
-    for (let i = 0; i < lead.length; i++) if (cmd[i] !== lead[i]) return false;
-    return options.every((o) => present(o, cmd, spellings, lead.length));
-  };
+  return { lead, options };
 }
 
 function present(option: string, cmd: readonly string[], sp: OptionSpellings, from: number): boolean {

@@ -53,8 +53,8 @@ function redirectNotAllowed(part: BashPart, l: BashLine): string | undefined {
 export function partAllowRule(part: BashPart, l: BashLine): Verdict | undefined {
   if (part.name === '' || !part.harmlessEnv || !part.prefixAllowable) return undefined;
   const hit = part.dynamicName
-    ? bashRuleHit('allow', part.name, undefined, l.ctx)
-    : bashRuleHit('allow', part.name, part.allowText, l.ctx, { allowDynamicTail: part.dynamicTail });
+    ? bashRuleHit('allow', undefined, l.ctx)
+    : bashRuleHit('allow', part.allowText, l.ctx, { allowDynamicTail: part.dynamicTail });
   if (!hit || redirectNotAllowed(part, l) !== undefined) return undefined;
   return ruleVerdict('allow', hit, hit.target ?? 'the command');
 }

@@ -34,7 +34,7 @@ export function partRule(kind: 'deny' | 'ask'): (p: BashPart, l: BashLine) => Ve
 function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): RuleHit | undefined {
   for (let i = 0; i < part.denyTexts.length; i++) {
     const form = { words: part.denyWords[i]!, all: part.words };
-    const hit = bashRuleHit(kind, part.name, part.denyTexts[i], ctx, { form });
+    const hit = bashRuleHit(kind, part.denyTexts[i], ctx, { form });
     if (hit) return hit;
   }
   for (const r of part.reads)
@@ -86,7 +86,7 @@ export function partMayHit(kind: 'deny' | 'ask'): (p: BashPart, l: BashLine) => 
     }
     if (part.dynamicName) return undefined;
     for (const prefix of part.denyPrefixes) {
-      const hit = bashRuleMayHit(kind, part.name, prefix, part.denyText, ctx);
+      const hit = bashRuleMayHit(kind, prefix, part.denyText, ctx);
       if (!hit) continue;
       const reason = `${rule} rule "${hit.rule.rule.text}" may match ${part.display}: part of it is only known at run time`;
       return guardVerdict('ask', reason, hit);
