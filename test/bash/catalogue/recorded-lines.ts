@@ -6,7 +6,7 @@ import { corpusLines, exampleLines, fuzzedLines } from './recorded-calls.js';
  * catalogue example, lines that steer the group's own options, and fuzzed lines built from its
  * entries' option tables (fixed seed). Used when a group is recorded; the fixture keeps the lines.
  */
-export const RECORDED_GROUPS = ['git', 'text', 'development', 'filesystem'] as const;
+export const RECORDED_GROUPS = ['git', 'text', 'development', 'filesystem', 'system', 'builtins'] as const;
 export type RecordedGroup = (typeof RECORDED_GROUPS)[number];
 
 /** Every name (and alias) of a catalogue group. */
@@ -75,6 +75,8 @@ export function linesOf(group: RecordedGroup, names: readonly string[]): string[
       return [...common, ...GIT_LINES, ...fuzzedLines(['git'], 1_000)];
     case 'text':
     case 'filesystem':
+    case 'system':
+    case 'builtins':
       return [...common, ...fuzzedLines(names, 1_500)];
     case 'development':
       return [

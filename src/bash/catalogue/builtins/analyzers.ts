@@ -5,7 +5,6 @@ import {
   type CommandTable,
   literal,
   type OptionRules,
-  printer,
 } from '../../commands/spec.js';
 import { isSensitiveShellVariable } from '../../environment.js';
 import { isDynamic, type Word } from '../../word.js';
@@ -51,8 +50,6 @@ function nameMayHoldSubscript(w: Word, line: CommandLine): boolean {
   }
   return false;
 }
-
-const harmless: CommandSpec = printer();
 
 const evalSpec: CommandSpec = {
   analyze(ctx, sink) {
@@ -328,18 +325,10 @@ const setSpec: CommandSpec = {
   },
 };
 
-const exitLike = harmless;
-
 export const BUILTINS: CommandTable = {
-  ':': harmless,
-  true: harmless,
-  false: harmless,
   printf: printfSpec,
-  pwd: harmless,
   cd: cdSpec,
   pushd: cdSpec,
-  popd: harmless,
-  dirs: harmless,
   eval: evalSpec,
   source: sourceSpec,
   '.': sourceSpec,
@@ -363,26 +352,7 @@ export const BUILTINS: CommandTable = {
   history: historySpec,
   bind: bindSpec,
   set: setSpec,
-  shopt: harmless,
-  ulimit: harmless,
-  umask: harmless,
-  shift: harmless,
-  getopts: harmless,
   wait: waitSpec,
   jobs: jobsSpec,
-  times: harmless,
-  type: harmless,
-  help: harmless,
   compgen: compgenSpec,
-  complete: harmless,
-  compopt: harmless,
-  caller: harmless,
-  unalias: harmless,
-  alias: harmless,
-  disown: harmless,
-  exit: exitLike,
-  return: exitLike,
-  break: exitLike,
-  continue: exitLike,
-  logout: exitLike,
 };

@@ -1,41 +1,79 @@
+import type { CatalogueEntry } from '../entry.js';
+import { printer } from '../forms.js';
 import { type About, handWritten } from '../hand-written.js';
 import { BUILTINS } from './analyzers.js';
 
+/**
+ * Builtins that change nothing outside the shell and evaluate no name, as data: their operands
+ * are words, not files, and no option of theirs runs code.
+ */
+const NOTHING: CatalogueEntry = printer(
+  ':',
+  'does nothing outside the shell (true, false, pwd, shopt, umask, type, alias, exit, ...)',
+  {
+    readOnly: [
+      ':',
+      'true',
+      'false',
+      'popd',
+      'dirs',
+      'shopt -s nullglob',
+      'ulimit -n 4096',
+      'umask 077',
+      'shift',
+      'getopts ab: opt',
+      'times',
+      'help cd',
+      'complete -p',
+      'compopt -o default',
+      'caller',
+      'unalias ll',
+      "alias ll='ls -l'",
+      'disown',
+      'exit 0',
+      'return 0',
+      'break',
+      'continue',
+      'logout',
+      'pwd',
+      'type -a rm',
+      'type -t cd ls git',
+    ],
+  },
+  [],
+  {},
+  {
+    aliases: [
+      'true',
+      'false',
+      'pwd',
+      'popd',
+      'dirs',
+      'shopt',
+      'ulimit',
+      'umask',
+      'shift',
+      'getopts',
+      'times',
+      'type',
+      'help',
+      'complete',
+      'compopt',
+      'caller',
+      'unalias',
+      'alias',
+      'disown',
+      'exit',
+      'return',
+      'break',
+      'continue',
+      'logout',
+    ],
+  },
+);
+
 /** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
 const ABOUT: Readonly<Record<string, About>> = {
-  ':': [
-    'does nothing (also true, false)',
-    {
-      readOnly: [
-        ':',
-        'true',
-        'false',
-        'popd',
-        'dirs',
-        'shopt -s nullglob',
-        'ulimit -n 4096',
-        'umask 077',
-        'shift',
-        'getopts ab: opt',
-        'times',
-        'help cd',
-        'complete -p',
-        'compopt -o default',
-        'caller',
-        'unalias ll',
-        "alias ll='ls -l'",
-        'disown',
-        'exit 0',
-        'return 0',
-        'break',
-        'continue',
-        'logout',
-        'pwd',
-        'type -a rm',
-        'type -t cd ls git',
-      ],
-    },
-  ],
   printf: ['formats and prints its arguments', { readOnly: ["printf '%s\\n' x"] }],
   cd: ["changes the shell's directory (cd, pushd, popd, dirs)", { readOnly: ['cd src', 'pushd src'] }],
   eval: ['runs its arguments as shell code', { destructive: ['eval "$CMD"'] }],
@@ -71,8 +109,11 @@ const ABOUT: Readonly<Record<string, About>> = {
   compgen: ['prints completions', { readOnly: ['compgen -c'] }],
 };
 
-export const BUILTINS_ENTRIES = handWritten(
-  BUILTINS,
-  'shell builtins: what they change in the shell, and code they run (eval, source, trap)',
-  ABOUT,
-);
+export const BUILTINS_ENTRIES = [
+  NOTHING,
+  ...handWritten(
+    BUILTINS,
+    'shell builtins: what they change in the shell, and code they run (eval, source, trap)',
+    ABOUT,
+  ),
+];

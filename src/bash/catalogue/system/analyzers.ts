@@ -1,15 +1,6 @@
-import {
-  applyOptions,
-  type CommandSpec,
-  type CommandTable,
-  type OptionRules,
-  printer,
-  reader,
-} from '../../commands/spec.js';
+import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from '../../commands/spec.js';
 
 /** The system: clocks, hosts, users, processes, services, packages. Looking is read-only; changing is not. */
-
-const info = printer();
 
 /**
  * The options systemd's tools share (systemctl, timedatectl, localectl, journalctl's -H): the
@@ -386,9 +377,7 @@ export const SYSTEM: CommandTable = {
   stty,
   apt: systemPackages(/^(list|show|search|policy|depends|rdepends|changelog|help)$/),
   'apt-get': systemPackages(/^(check|changelog|source-print-uris|help)$/),
-  'apt-cache': printer(),
   dpkg: systemPackages(/^$/),
-  'dpkg-query': printer(),
   rpm: systemPackages(/^$/),
   yum: systemPackages(/^(list|info|search|provides|repolist|check-update|deplist|history)$/),
   dnf: systemPackages(/^(list|info|search|provides|repolist|repoquery|check-update|deplist|history)$/),
@@ -397,50 +386,8 @@ export const SYSTEM: CommandTable = {
   ),
   snap: systemPackages(/^(list|info|find|version|connections|services|changes)$/),
   pacman: systemPackages(/^$/),
-  uptime: info,
-  whoami: info,
-  id: info,
-  groups: info,
-  logname: info,
-  users: info,
-  who: info,
-  w: info,
-  last: info,
-  lastlog: info,
-  uname: info,
-  arch: info,
-  nproc: info,
-  free: info,
-  vmstat: info,
-  iostat: info,
-  mpstat: info,
-  lscpu: info,
-  lsusb: info,
-  lspci: info,
-  lshw: info,
-  dmesg: printer({
-    options: [
-      'C|clear',
-      'c|read-clear',
-      'D|console-off',
-      'E|console-on',
-      'n|console-level=',
-      'w|follow',
-      'W|follow-new',
-    ],
-    anyOption: true,
-    effects: {
-      clear: 'not-read-only',
-      'read-clear': 'not-read-only',
-      'console-off': 'not-read-only',
-      'console-on': 'not-read-only',
-      'console-level': 'not-read-only',
-    },
-  }),
-  locale: info,
   localectl: settings,
   timedatectl: settings,
-  getconf: info,
   getent: {
     // The hosts and networks databases are looked up through DNS when the files do not answer.
     analyze(ctx, sink) {
@@ -451,25 +398,5 @@ export const SYSTEM: CommandTable = {
         sink.network(`getent ${db.raw} looks a name up, through DNS when the files do not have it`, false);
     },
   },
-  tty: info,
-  printenv: info,
-  cal: info,
-  ncal: info,
-  ps: info,
-  pgrep: info,
-  pidof: info,
-  pstree: info,
-  pwdx: info,
-  ss: info,
-  netstat: info,
-  nm: reader({ options: [], anyOption: true }),
-  objdump: reader({ options: [], anyOption: true }),
-  readelf: reader({ options: [], anyOption: true }),
-  size: reader({ options: [], anyOption: true }),
   ldd: { analyze: (_ctx, sink) => sink.opaque('ldd can run the program it inspects') },
-  sleep: info,
-  clear: info,
-  tput: info,
-  nvidia_smi: info,
-  'nvidia-smi': info,
 };

@@ -1,5 +1,6 @@
 import { type About, handWritten } from '../hand-written.js';
 import { SYSTEM } from './analyzers.js';
+import { SYSTEM_PRINTERS } from './printers.js';
 
 /** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
 const ABOUT: Readonly<Record<string, About>> = {
@@ -93,64 +94,13 @@ const ABOUT: Readonly<Record<string, About>> = {
     'APT package handling utility -- command-line interface',
     { destructive: ['apt-get install -y curl'] },
   ],
-  'apt-cache': ['query the APT cache', { readOnly: ['apt-cache policy curl'] }],
   dpkg: ['package manager for Debian', { readOnly: ['dpkg -l'], destructive: ['dpkg -i pkg.deb'] }],
-  'dpkg-query': ['a tool to query the dpkg database', { readOnly: ['dpkg-query -W'] }],
   rpm: ['the RPM package manager', { readOnly: ['rpm -qa'], destructive: ['rpm -i pkg.rpm'] }],
   yum: ['the yum package manager', { destructive: ['yum install httpd'] }],
   dnf: ['the dnf package manager', { destructive: ['dnf install httpd'] }],
   brew: ['the Homebrew package manager', { readOnly: ['brew list'], destructive: ['brew install wget'] }],
   snap: ['the snap package manager', { readOnly: ['snap list'], destructive: ['snap install code'] }],
   pacman: ['the Arch package manager', { readOnly: ['pacman -Q'], destructive: ['pacman -S vim'] }],
-  uptime: [
-    'Tell how long the system has been running.',
-    {
-      readOnly: [
-        'uptime',
-        'whoami',
-        'id -u',
-        'groups',
-        'logname',
-        'users',
-        'who',
-        'w',
-        'last -n 5',
-        'lastlog',
-        'uname -a',
-        'arch',
-        'nproc',
-        'free -h',
-        'vmstat 1 5',
-        'iostat',
-        'mpstat',
-        'lscpu',
-        'lsusb',
-        'lspci',
-        'lshw -short',
-        'locale',
-        'getconf PAGE_SIZE',
-        'tty',
-        'printenv PATH',
-        'cal',
-        'ncal',
-        'ps aux',
-        'pgrep -f node',
-        'pidof node',
-        'pstree',
-        'pwdx 1234',
-        'ss -tlnp',
-        'netstat -tlnp',
-        'sleep 1',
-        'clear',
-        'tput cols',
-        'nvidia-smi',
-        'nvidia_smi',
-        'pgrep -fl gunicorn',
-        "pgrep -af 'node .*vite'",
-      ],
-    },
-  ],
-  dmesg: ['print or control the kernel ring buffer', { readOnly: ['dmesg'], notReadOnly: ['dmesg -C'] }],
   localectl: [
     'Control the system locale and keyboard layout settings',
     {
@@ -167,15 +117,14 @@ const ABOUT: Readonly<Record<string, About>> = {
     'get entries from Name Service Switch libraries',
     { readOnly: ['getent passwd root'], notReadOnly: ['getent hosts example.com'] },
   ],
-  nm: ['list symbols from object files', { readOnly: ['nm a.out'] }],
-  objdump: ['display information from object files', { readOnly: ['objdump -d a.out'] }],
-  readelf: ['display information about ELF files', { readOnly: ['readelf -h a.out'] }],
-  size: ['list section sizes and total size of binary files', { readOnly: ['size a.out'] }],
   ldd: ['print shared object dependencies', { destructive: ['ldd /bin/ls'] }],
 };
 
-export const SYSTEM_ENTRIES = handWritten(
-  SYSTEM,
-  'system information reads; what changes processes, services, users, packages, the clock or the kernel is named by subcommand and option',
-  ABOUT,
-);
+export const SYSTEM_ENTRIES = [
+  ...SYSTEM_PRINTERS,
+  ...handWritten(
+    SYSTEM,
+    'system information reads; what changes processes, services, users, packages, the clock or the kernel is named by subcommand and option',
+    ABOUT,
+  ),
+];
