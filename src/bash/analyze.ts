@@ -1,6 +1,7 @@
 import type { Effect, Trait } from './catalogue/effect.js';
 import { REGISTRY } from './catalogue/index.js';
 import type { CommandLine, CwdSet, Redirect, SimpleCommand } from './command-line.js';
+import { gitEnvironmentForms, type ShownEnvironment } from './commands/git-environment.js';
 import { hostSlice } from './commands/hosts.js';
 import type {
   Analyzer,
@@ -131,8 +132,14 @@ export function analyzeLine(source: string): LineAnalysis {
   return analyzeParsed(parseCommandLine(source), 0, 'line');
 }
 
-function analyzeParsed(line: CommandLine, depth: number, via: string, extraArgs = false): LineAnalysis {
-  const analyzer = new LineAnalyzer(line, depth, extraArgs);
+function analyzeParsed(
+  line: CommandLine,
+  depth: number,
+  via: string,
+  extraArgs = false,
+  inherited?: ShownEnvironment,
+): LineAnalysis {
+  const analyzer = new LineAnalyzer(line, depth, extraArgs, inherited);
   const hiddenCode = hiddenCodeOf(line);
   for (const cmd of line.commands) analyzer.command(cmd, via);
   const bound = sensitiveBindingsOf(line);
@@ -208,13 +215,47 @@ class LineAnalyzer {
   private stdMoved: boolean | undefined;
   /** Variables exported so far whose effect depends on the program that gets them. */
   private exported: { name: string; value: Word }[] | undefined;
+  /** Every value a wrapper or `export` hands on (`env X=1 cmd`), for environmentOf. */
+  private handedOn: Map<string, Word[]> | undefined;
 
   constructor(
     private readonly line: CommandLine,
     private readonly depth: number,
     /** Arguments are appended to these commands at run time (code run as a pager, a diff program, ...). */
     private readonly extraArgs: boolean,
+    /** The environment of the command whose code this line is (`X=1 bash -c '...'`). */
+    private readonly inherited?: ShownEnvironment,
   ) {}
+
+  /**
+   * What a program may find in its environment, as the line shows it: its own prefix
+   * (`assignments`), what wrappers and `export` hand on, anything the line assigns other than as
+   * another command's prefix (it may be exported already), and the outer line's. Every value
+   * counts, wherever it is set: a rule that meets any of them must hold.
+   */
+  private environmentOf(assignments: readonly { name: string; value: Word }[]): ShownEnvironment {
+    return (name) => {
+      const values: string[] = [];
+      let dynamic = false;
+      const add = (w: Word) => {
+        if (isDynamic(w)) dynamic = true;
+        else values.push(w.value);
+      };
+      for (const a of assignments) if (a.name === name) add(a.value);
+      for (const w of this.handedOn?.get(name) ?? NONE) add(w);
+      const v = this.line.variables.get(name);
+      if (v !== undefined && !v.prefixOnly) {
+        values.push(...v.values);
+        dynamic ||= v.dynamic;
+      }
+      const outer = this.inherited?.(name);
+      if (outer !== undefined) {
+        values.push(...outer.values);
+        dynamic ||= outer.dynamic;
+      }
+      return values.length === 0 && !dynamic ? undefined : { values, dynamic };
+    };
+  }
 
   command(cmd: SimpleCommand, via: string): void {
     const r = new ReportBuilder(this, cmd, cmd.argv, via);
@@ -231,7 +272,7 @@ class LineAnalyzer {
       case 'redirect-only':
         break;
       default:
-        this.program(cmd, cmd.argv, r, this.extraArgs);
+        this.program(cmd, cmd.argv, r, this.extraArgs, { env: cmd.assignments });
     }
     if (cmd.background) r.linger(`"${r.display()}" runs in the background (&)`);
     this.reports.push(r.build());
@@ -249,8 +290,15 @@ class LineAnalyzer {
     argv: readonly Word[],
     r: ReportBuilder,
     extraArgs: boolean,
-    repeated = false,
+    how: {
+      /** The prefix of the command that runs it (a wrapper hands its environment on). */
+      env: readonly { name: string; value: Word }[];
+      repeated?: boolean;
+      /** It is a form gitEnvironmentForms made: its environment is in its words already. */
+      configured?: boolean;
+    },
   ): void {
+    const repeated = how.repeated ?? false;
     // A declaration's `NAME=value` words set shell variables (declareSpec hands exported ones on);
     // a command's prefix assignments are its environment.
     if (cmd.kind !== 'declaration')
@@ -297,9 +345,12 @@ class LineAnalyzer {
     const args = extraArgs ? [...argv.slice(1), APPENDED] : argv.slice(1);
     const ctx: CommandContext = { name, args, command: cmd, line: this.line, extraArgs, repeated };
     spec.analyze(ctx, r);
-    if (name === 'git' && cmd.kind !== 'declaration') {
-      const config = gitConfigOptions(cmd.assignments);
-      if (config.length > 0) r.run([nameWord, ...config, ...argv.slice(1)], 'GIT_CONFIG_COUNT');
+    if (name === 'git' && cmd.kind !== 'declaration' && !how.configured) {
+      const forms = gitEnvironmentForms(argv, this.environmentOf(how.env));
+      if (forms === undefined)
+        r.unknownCode('git takes configuration from more environment values than can be checked');
+      for (const form of forms ?? NONE)
+        this.nested(cmd, form, 'git configuration from the environment', extraArgs, repeated, how.env, true);
     }
   }
 
@@ -309,6 +360,10 @@ class LineAnalyzer {
    * one, as if it were that program's prefix (`export FOO=bar` alone is read-only).
    */
   exportVariable(name: string, value: Word, r: ReportBuilder): void {
+    this.handedOn ??= new Map();
+    const handed = this.handedOn.get(name);
+    if (handed === undefined) this.handedOn.set(name, [value]);
+    else handed.push(value);
     const risk = variableRisk(name, isDynamic(value) ? undefined : value.value);
     if (risk.kind === 'influence' && !risk.loadsCode) {
       r.env(name, value);
@@ -354,6 +409,8 @@ class LineAnalyzer {
     via: string,
     extraArgs: boolean,
     repeated: boolean,
+    env: readonly { name: string; value: Word }[] = cmd.assignments,
+    configured = false,
   ): void {
     if (argv.length === 0) return;
     if (this.depth >= MAX_NESTING) {
@@ -361,7 +418,8 @@ class LineAnalyzer {
       return;
     }
     const inner = new ReportBuilder(this, cmd, argv, via);
-    this.program({ ...cmd, assignments: [] }, argv, inner, extraArgs, repeated);
+    // The wrapper's prefix is the inner command's environment, not an assignment of its own.
+    this.program({ ...cmd, assignments: [] }, argv, inner, extraArgs, { env, repeated, configured });
     this.reports.push(inner.build());
   }
 
@@ -387,6 +445,7 @@ class LineAnalyzer {
       this.depth + 1,
       via,
       opts.appendsArgs ?? false,
+      this.environmentOf(cmd?.assignments ?? NONE),
     );
     if (!nested.complete) this.complete = false;
     if (nested.lineRunsHiddenCode) r.opaque(`${via}: the code can run other code`);
@@ -642,26 +701,4 @@ class ReportBuilder implements EffectSink {
       end: this.cmd.end,
     };
   }
-}
-
-/**
- * `GIT_CONFIG_COUNT=N GIT_CONFIG_KEY_i=K GIT_CONFIG_VALUE_i=V git ...` is `git -c K=V ...`: the
- * same aliases (`alias.p=push --force`) and settings (`remote.o.push=+main`), so the command is
- * also analyzed, and matched by rules, in that form. Values only known at run time are the
- * environment's own finding (see environment()).
- */
-function gitConfigOptions(assignments: readonly { name: string; value: Word }[]): Word[] {
-  const value = (name: string) => {
-    const a = assignments.findLast((x) => x.name === name);
-    return a === undefined || isDynamic(a.value) ? undefined : a.value.value;
-  };
-  const count = Number(value('GIT_CONFIG_COUNT'));
-  if (!Number.isInteger(count) || count <= 0) return [];
-  const out: Word[] = [];
-  for (let i = 0; i < Math.min(count, 64); i++) {
-    const key = value(`GIT_CONFIG_KEY_${i}`);
-    const v = value(`GIT_CONFIG_VALUE_${i}`);
-    if (key !== undefined && v !== undefined) out.push(staticWord('-c'), staticWord(`${key}=${v}`));
-  }
-  return out;
 }

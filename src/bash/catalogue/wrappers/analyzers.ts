@@ -129,7 +129,7 @@ const env: CommandSpec = {
   transparent: true,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, ENV_RULES);
-    let operands = [...rest(ctx, parsed.restIndex)];
+    let operands: readonly Word[] = rest(ctx, parsed.restIndex);
     const split = parsed.options.find((o) => o.id === 'split-string');
     if (split?.value) {
       if (split.value.expansions.length > 0) {
@@ -142,14 +142,21 @@ const env: CommandSpec = {
         .map((v): Word => ({ value: v, raw: v, expansions: [], dynamicStart: false }));
       operands = [...words, ...operands];
     }
-    while (operands[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(operands[0].value)) {
-      const w = operands.shift()!;
-      const eq = w.value.indexOf('=');
-      sink.exportVariable(w.value.slice(0, eq), { ...w, value: w.value.slice(eq + 1) });
-    }
+    operands = handOn(operands, sink);
     if (operands.length > 0) sink.run(operands, 'env');
   },
 };
+
+/** Leading `NAME=VALUE` operands (env's, sudo's) are the command's environment: the words after them. */
+function handOn(operands: readonly Word[], sink: EffectSink): readonly Word[] {
+  let i = 0;
+  for (; i < operands.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(operands[i]!.value); i++) {
+    const w = operands[i]!;
+    const eq = w.value.indexOf('=');
+    sink.exportVariable(w.value.slice(0, eq), { ...w, value: w.value.slice(eq + 1) });
+  }
+  return operands.slice(i);
+}
 
 /** sudo and doas run the command as another user: never read-only, whatever the command. */
 const SUDO_RULES: OptionRules = {
@@ -191,7 +198,8 @@ const sudo: CommandSpec = {
     const ids = new Set(parsed.options.map((o) => o.id));
     if (ids.has('list') || ids.has('version') || ids.has('validate')) return;
     sink.change(`${ctx.name} runs the command as another user`, false);
-    const inner = rest(ctx, parsed.restIndex);
+    // `sudo VAR=value cmd` sets VAR for cmd, as env does.
+    const inner = handOn(rest(ctx, parsed.restIndex), sink);
     if (ids.has('edit')) {
       for (const w of inner) sink.write(w, 'modify', `${ctx.name} -e edits ${w.raw}`);
       return;
