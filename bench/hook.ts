@@ -3,7 +3,9 @@
  *
  * 1. `toolgate hook` starts a fresh node process for every tool call. Wall time of
  *    `node dist/cli/main.js hook` for a Read and a Bash request, on the embedded default
- *    policy and on a project policy file (and with a decision log, and with every cache off),
+ *    policy and on a project policy file, untrusted and trusted (`toolgate trust`: the hook then
+ *    reads the user's trust store and hashes the file on every call; its cost is the trusted
+ *    row against the default one), and with a decision log, and with every cache off,
  *    and with `--warm` (the call handed to the warm process the first call started), against
  *    `node -e ''` started the same way. Goal: <= 1.5x the baseline.
  * 2. `toolgate serve`, started once: latency of POST /hook and POST /decide over loopback HTTP
@@ -32,23 +34,27 @@ if (!fs.existsSync(main)) throw new Error(`${main} is missing: run "npm run buil
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-hook-')));
 const ws = path.join(tmp, 'ws');
 const project = path.join(tmp, 'project');
-for (const dir of [ws, project, path.join(project, '.toolgate'), path.join(tmp, 'config')])
-  fs.mkdirSync(dir, { recursive: true });
-for (const dir of [ws, project]) fs.writeFileSync(path.join(dir, 'README.md'), '# bench\n');
-fs.writeFileSync(
-  path.join(project, '.toolgate', 'policy.yaml'),
-  [
-    'version: 1',
-    'extends: [builtin:default]',
-    'rules:',
-    '  - allow: ["Bash(npm run test *)", "Bash(npm test)"]',
-    '  - ask: "Bash(git push *)"',
-    '  - id: no-secrets',
-    '    deny: ["Read(./secrets/**)"]',
-    '    reason: secrets stay out',
-    '',
-  ].join('\n'),
-);
+// the same policy file, trusted by the user (below): its allow rules apply
+const trusted = path.join(tmp, 'trusted');
+for (const dir of [ws, project, trusted, path.join(tmp, 'config')]) fs.mkdirSync(dir, { recursive: true });
+for (const dir of [ws, project, trusted]) fs.writeFileSync(path.join(dir, 'README.md'), '# bench\n');
+for (const dir of [project, trusted]) {
+  fs.mkdirSync(path.join(dir, '.toolgate'));
+  fs.writeFileSync(
+    path.join(dir, '.toolgate', 'policy.yaml'),
+    [
+      'version: 1',
+      'extends: [builtin:default]',
+      'rules:',
+      '  - allow: ["Bash(npm run test *)", "Bash(npm test)", "Bash(make bench)"]',
+      '  - ask: "Bash(git push *)"',
+      '  - id: no-secrets',
+      '    deny: ["Read(./secrets/**)"]',
+      '    reason: secrets stay out',
+      '',
+    ].join('\n'),
+  );
+}
 
 // No user, managed or stray policy from this machine; a cache of the bench's own.
 const env: NodeJS.ProcessEnv = {
@@ -60,6 +66,10 @@ const env: NodeJS.ProcessEnv = {
   // a warm process the bench fails to stop leaves soon by itself
   TOOLGATE_WARM_IDLE_MS: '60000',
 };
+
+// Trusted as a user does it: the real `toolgate trust` in the project.
+const trustRun = spawnSync(process.execPath, [main, 'trust'], { cwd: trusted, env, encoding: 'utf8' });
+if (trustRun.status !== 0) throw new Error(`toolgate trust: exit ${trustRun.status}\n${trustRun.stderr}`);
 
 const hookJson = (cwd: string, tool: string, input: unknown) =>
   JSON.stringify({
@@ -100,6 +110,12 @@ const procs: ProcSubject[] = [
   { name: 'hook Read (project policy)', args: [main, 'hook'], input: cases.Read(project), cwd: project },
   { name: 'hook Bash (project policy)', args: [main, 'hook'], input: cases.Bash(project), cwd: project },
   {
+    name: 'hook Bash (trusted project policy)',
+    args: [main, 'hook'],
+    input: cases.Bash(trusted),
+    cwd: trusted,
+  },
+  {
     name: 'hook Bash (default, --log FILE)',
     args: [main, 'hook', '--log', path.join(tmp, 'decisions.jsonl')],
     input: cases.Bash(ws),
@@ -123,6 +139,12 @@ const procs: ProcSubject[] = [
     args: [main, 'hook', '--warm'],
     input: cases.Bash(project),
     cwd: project,
+  },
+  {
+    name: 'hook --warm Bash (trusted project policy)',
+    args: [main, 'hook', '--warm'],
+    input: cases.Bash(trusted),
+    cwd: trusted,
   },
   {
     name: 'hook --warm Bash (default, --log FILE)',
@@ -163,6 +185,20 @@ function runOnce(s: ProcSubject): number {
     throw new Error(`${s.name}: no decision in ${JSON.stringify(r.stdout)}`);
   return wall;
 }
+
+// The trusted row must measure a trusted file: its allow decides `make bench` (which the
+// default asks for), the untrusted one's does not.
+const decisionOf = (cwd: string) =>
+  spawnSync(process.execPath, [main, 'hook'], {
+    cwd,
+    env,
+    input: hookJson(cwd, 'Bash', { command: 'make bench' }),
+    encoding: 'utf8',
+  }).stdout.match(/"permissionDecision":"(\w+)"/)?.[1];
+if (decisionOf(trusted) !== 'allow' || decisionOf(project) === 'allow')
+  throw new Error(
+    `make bench: trusted ${decisionOf(trusted)}, untrusted ${decisionOf(project)}; want allow, not allow`,
+  );
 
 // Warm the page cache, the compiled-policy cache and V8's code cache before measuring; the
 // first --warm call starts the warm process, which must be listening before measuring.
@@ -253,6 +289,15 @@ console.log(
   `## bench/hook — one process per call, ${rounds} rounds (node ${process.version}, ${os.cpus().length} CPUs)\n`,
 );
 console.log(table(['subject', 'wall median ms', 'wall p99 ms', 'ratio (median)'], procRows));
+const medianOf = (name: string) => summarize(walls.get(name)!).median;
+const ratio = (a: string, b: string) => (medianOf(a) / medianOf(b)).toFixed(2);
+const trustRow = (mode: string) =>
+  `hook${mode}: ${ratio(`hook${mode} Bash (trusted project policy)`, `hook${mode} Bash (default policy)`)}x the default, ` +
+  `${ratio(`hook${mode} Bash (trusted project policy)`, `hook${mode} Bash (project policy)`)}x the same file untrusted`;
+console.log(
+  '\nA trusted project policy (trust store read, file hashed, its allows on top of the default), ' +
+    `medians of this run: ${trustRow('')}; ${trustRow(' --warm')}.`,
+);
 console.log("\nGoal: hook wall median <= 1.5x node -e ''.\n");
 console.log(`## bench/hook — toolgate serve over loopback HTTP keep-alive, ${requests} requests each\n`);
 console.log(table(['request', 'median ms', 'p99 ms'], httpRows));
