@@ -16,7 +16,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   sleep 100 &`) is invisible to this scan. Under bubblewrap this hole does not exist: the run
  *   has its own PID namespace, and when its init dies the kernel kills everything in it;
  * - if toolgate itself dies, an exit hook kills the runs in progress (see trackRun); that hook
- *   cannot run when toolgate is SIGKILLed, and then only bwrap's --die-with-parent is left.
+ *   cannot run when toolgate is SIGKILLed: then bwrap's --die-with-parent holds a jailed run,
+ *   and the watchdog (watchdog.ts), a shell that sees toolgate's end of a pipe close, an unjailed one.
  * - the scan costs one read of /proc/<pid>/environ per process on the machine, per call.
  */
 export const RUN_ID_VARIABLE = 'TOOLGATE_RUN_ID';

@@ -17,6 +17,7 @@ import {
   trackRun,
 } from './process-tree.js';
 import { isInside } from './real-path.js';
+import { type Watched, watchRun } from './watchdog.js';
 
 /**
  * Runs one command inside the limits of a sandbox profile: a deadline and an abort signal,
@@ -127,6 +128,13 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
 
   // Tracked from before the spawn: the process may exist before spawn() even returns.
   const untrack = trackRun(runId, undefined);
+  // Unjailed, nothing else kills the run if toolgate is SIGKILLed (watchdog.ts).
+  const watched = isolation.use === 'none' ? watchRun(runId) : undefined;
+  if (isolation.use === 'none' && watched === undefined) {
+    notes.push(
+      "toolgate could not start its watchdog: should toolgate be killed with SIGKILL, this call's processes could outlive it.",
+    );
+  }
   const release = plan ? holdGhosts(runId, plan.ghosts, plan.mountPoints) : () => undefined;
   try {
     return await launch({
@@ -142,10 +150,12 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
       isolationLimits,
       isolation: isolation.use,
       started,
+      watched,
     });
   } finally {
     plan?.close();
     untrack();
+    watched?.done();
     release();
   }
 }
@@ -167,6 +177,7 @@ interface Launch {
   isolationLimits: string[];
   isolation: 'bwrap' | 'none';
   started: number;
+  watched: Watched | undefined;
 }
 
 interface Supervised extends Launch {
@@ -202,6 +213,7 @@ async function launch(l: Launch): Promise<RunResult | SandboxError> {
   });
   if (spawned || child.pid === undefined) return failedToStart(spawned);
   trackRun(l.runId, child.pid);
+  l.watched?.started(child.pid);
   try {
     return await supervise({ ...l, child, exited });
   } catch (err) {

@@ -112,6 +112,36 @@ describe('signals reach everything toolgate started', () => {
     );
   }, 180_000);
 
+  it("SIGKILL of the exec process running the calls, sandbox.os off (no bwrap to die with it): the call's processes die too, in its group or out of it", async () => {
+    const tag = `${process.pid}${Date.now() % 100000}`;
+    const policy = ws.file('plain.yaml', 'version: 1\nsandbox: { os: "off" }\nrules:\n  - allow: ["Bash"]\n');
+    const child = toolgate('exec', '--policy', policy, '--cwd', ws.root);
+    // A background sleep in the call's process group, and one that left it (setsid).
+    const command = `sleep 301.${tag} & setsid sleep 302.${tag} & sleep 303.${tag}; wait`;
+    child.stdin!.write(
+      `${JSON.stringify({ type: 'tool_use', id: 'k1', name: 'Bash', input: { command } })}\n`,
+    );
+    const sleeps = () => processesMentioning(`.${tag}`);
+    try {
+      // bash and its three sleeps
+      await until('the three sleeps', () => (sleeps().length >= 4 ? true : undefined));
+      // The process that started bash: exec restarted for isolated-vm (its JavaScript tool), so
+      // not the pid we hold. What the OOM killer or a `kill -9` of the wrong pid would hit.
+      const bash = sleeps().find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('bash'));
+      const runner = Number(/^PPid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${bash}/status`, 'utf8'))![1]);
+      expect(fs.readFileSync(`/proc/${runner}/cmdline`, 'utf8')).toContain('exec');
+      process.kill(runner, 'SIGKILL');
+      await exited(child);
+      await until(
+        'every process of the call to end',
+        () => (sleeps().length === 0 ? true : undefined),
+        20_000,
+      );
+    } finally {
+      for (const pid of sleeps()) signal(pid, 'SIGKILL');
+    }
+  }, 180_000);
+
   it('SIGTERM to exec aborts the call, answers it, kills its processes and exits 143', async () => {
     const { child, out, sleepArg } = await execWithSleepingCall();
     child.kill('SIGTERM');
