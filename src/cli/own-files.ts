@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bundleStateDir } from '../bundle/state-dir.js';
 import { userCacheDir } from '../cache/dir.js';
 import type { OwnFile } from '../policy/own-files.js';
 import { trustStorePath } from '../policy/trust.js';
@@ -42,6 +43,8 @@ export function ownFilesOf(options: {
   add(trustStorePath(options.env, os.homedir()), 'the trust store', true);
   for (const f of options.policyFiles) if (!f.startsWith('builtin:')) add(f, 'a policy file toolgate reads');
   add(userCacheDir(options.env), "toolgate's cache (compiled code and parsed policies it runs)");
+  // A managed bundle's last known good (src/bundle): put back older, it would roll the policy back.
+  add(bundleStateDir(options.env, os.homedir()), 'the policy bundles toolgate pulled');
   for (const dir of programDirs(options.program)) add(dir, 'the toolgate program');
   return out;
 }

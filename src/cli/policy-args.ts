@@ -46,9 +46,13 @@ export async function policyFor(
       env: io.env,
     });
     const trust = trustFor(entries, io, trustModule);
-    const policy = cache
-      ? await (await import('../policy/parse-cache.js')).loadPolicyFilesCached(entries, cache, { trust })
-      : (await import('../policy/layers.js')).loadPolicyFiles(entries, { trust });
+    const bundles = await bundleSourceFor(entries, io);
+    const read = { trust, ...(bundles !== undefined && { bundle: bundles.reader }) };
+    const load = async () =>
+      cache
+        ? (await import('../policy/parse-cache.js')).loadPolicyFilesCached(entries, cache, read)
+        : (await import('../policy/layers.js')).loadPolicyFiles(entries, read);
+    const policy = bundles === undefined ? await load() : await bundles.load(load);
     const { ownFilesOf } = await import('./own-files.js');
     const logs = logPathsOf(values, io, cwdOf(values, io));
     policy.ownFiles = ownFilesOf({
@@ -74,6 +78,29 @@ export async function policyFor(
     }
     throw err;
   }
+}
+
+/**
+ * Only a managed file may name a policy bundle (src/bundle): without one, nothing of it loads.
+ * Its notes (a failed pull, the last known good in use) are said on stderr, as policy notes are.
+ */
+async function bundleSourceFor(entries: readonly { layer: string }[], io: CliIO) {
+  if (!entries.some((e) => e.layer === 'managed')) return undefined;
+  const [{ BundleSource, loadWithBundles }, { bundleStateDir }] = await Promise.all([
+    import('../bundle/source.js'),
+    import('../bundle/pull.js'),
+  ]);
+  const source = new BundleSource({ dir: bundleStateDir(io.env, os.homedir()) });
+  return {
+    reader: source.reader,
+    load: async <T>(load: () => Promise<T>): Promise<T> => {
+      try {
+        return await loadWithBundles(source, load);
+      } finally {
+        for (const note of source.notes) io.stderr.write(`toolgate: ${note}\n`);
+      }
+    },
+  };
 }
 
 /**

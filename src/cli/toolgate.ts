@@ -68,6 +68,11 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
       summary: 'find problems in policy files: unknown tools, shadowed or broad allows, duplicates, ...',
       load: async () => (await import('./lint.js')).lintCommand,
     },
+    bundle: {
+      summary:
+        'build or verify a signed policy bundle (the policies a fleet pulls through a managed setting)',
+      load: async () => (await import('./bundle.js')).bundleCommand,
+    },
     report: {
       summary: 'write a self-contained HTML page about a decision log for auditors',
       load: async () => (await import('./report.js')).reportCommand,

@@ -5,6 +5,8 @@ import { packageRoot } from '../package-root.js';
 import { probeLayerFile, projectRoot } from './discovery.js';
 import { type ManagedOptions, managedLayerFiles } from './managed.js';
 import {
+  type BundleFiles,
+  type BundleSetting,
   type Layer,
   PolicyError,
   type PolicyFile,
@@ -86,7 +88,15 @@ export function discoverPolicyFiles(options: LayerOptions = {}): { file: string;
 export interface ReadOptions {
   /** Whether a workspace file's text is trusted (trust.ts); without one, none is. */
   readonly trust?: TrustCheck;
+  /**
+   * The verified files of the bundle a managed file names (src/bundle/source.ts), or a
+   * PolicyError saying why there are none; without a reader, such a file refuses the policy.
+   */
+  readonly bundle?: (setting: BundleSetting, namedBy: PolicyFile) => BundleFiles;
 }
+
+/** How a bundle's file is named as a source: `bundle:acme@42/policy.yaml`. */
+const BUNDLE_PREFIX = 'bundle:';
 
 /**
  * Reads every file (following `extends`) with `parse`, highest layer first; a workspace file
@@ -101,26 +111,54 @@ export function readPolicyLayers(
   const files: PolicyFile[] = [];
   const problems: PolicyError[] = [];
   const seen = new Set<string>();
+  const bundles = new Map<string, { files: BundleFiles; policyRoot: string }>();
   const readFile = (file: string, layer: Layer): PolicyFile => {
+    if (file.startsWith(BUNDLE_PREFIX)) return readBundleFile(file, layer);
     const text = readPolicyText(file);
     const parsed = parse(text, file, layer, policyRootOf(file));
+    if (parsed.bundle !== undefined && layer !== 'managed')
+      throw new PolicyError([{ file, message: 'bundle: is honoured only in a managed policy file' }]);
     if (!needsTrust(layer)) return parsed;
     // No trust check given (a program's own use of the API): nothing of the workspace is trusted.
     const state = options.trust?.(file, text) ?? 'untrusted';
     return state === 'trusted' ? parsed : restrictUntrusted(parsed, state);
   };
+  const readBundleFile = (source: string, layer: Layer): PolicyFile => {
+    const { id, file } = splitBundleSource(source);
+    const b = bundles.get(id);
+    const text = b?.files.files.get(file);
+    if (b === undefined || text === undefined)
+      throw new PolicyError([{ file: source, message: 'no such file in the bundle' }]);
+    const parsed = parse(text, source, layer, b.policyRoot);
+    if (parsed.bundle !== undefined)
+      throw new PolicyError([{ file: source, message: 'a bundle cannot name another bundle ("bundle:")' }]);
+    return parsed;
+  };
+  /** Where `extends: ext` of `from` points: a file's directory, or a bundle's (never out of it). */
+  const target = (file: string, from: string | undefined): string => {
+    if (file.startsWith('builtin:') || (from === undefined && file.startsWith(BUNDLE_PREFIX))) return file;
+    if (from?.startsWith(BUNDLE_PREFIX)) {
+      const { id, file: at } = splitBundleSource(from);
+      const joined = path.posix.normalize(path.posix.join(path.posix.dirname(at), file));
+      if (path.posix.isAbsolute(file) || joined.startsWith('../') || joined === '..')
+        throw new PolicyError([
+          { file: from, message: `extends ${file}: a bundle's file extends only files of the bundle` },
+        ]);
+      return `${BUNDLE_PREFIX}${id}/${joined}`;
+    }
+    return path.resolve(from ? path.dirname(from) : process.cwd(), file);
+  };
   const visit = (file: string, layer: Layer, from?: string, extended = false): void => {
-    const resolved = file.startsWith('builtin:')
-      ? file
-      : path.resolve(from ? path.dirname(from) : process.cwd(), file);
-    if (seen.has(`${layer}\0${resolved}`)) return;
-    seen.add(`${layer}\0${resolved}`);
     try {
+      const resolved = target(file, from);
+      if (seen.has(`${layer}\0${resolved}`)) return;
+      seen.add(`${layer}\0${resolved}`);
       const loaded = resolved.startsWith('builtin:')
         ? readBuiltin(resolved.slice(8), layer, parse)
         : readFile(resolved, layer);
       // An extended policy's tests describe that policy, not the one built on it: they stay out.
       files.push(extended ? { ...loaded, tests: [] } : loaded);
+      if (loaded.bundle !== undefined) visitBundle(loaded.bundle, loaded, layer);
       for (const ext of loaded.extends)
         visit(
           ext,
@@ -133,6 +171,19 @@ export function readPolicyLayers(
       else throw err;
     }
   };
+  // The bundle's files are layers right below the managed file that names it.
+  const visitBundle = (setting: BundleSetting, namedBy: PolicyFile, layer: Layer): void => {
+    if (options.bundle === undefined)
+      throw new PolicyError([
+        {
+          file: namedBy.source,
+          message: `names a policy bundle (${setting.url}), and this loader fetches none`,
+        },
+      ]);
+    const b = options.bundle(setting, namedBy);
+    bundles.set(b.id, { files: b, policyRoot: namedBy.policyRoot });
+    for (const p of b.policies) visit(`${BUNDLE_PREFIX}${b.id}/${p}`, layer);
+  };
   for (const e of entries) {
     // The default under discovered layers goes when a user or managed file opts out of it.
     if (e.layer === 'builtin' && e.file === DEFAULT_UNDERLAY && files.some(optsOutOfDefault)) continue;
@@ -140,6 +191,12 @@ export function readPolicyLayers(
   }
   if (problems.length > 0) throw new PolicyError(problems.flatMap((p) => p.problems));
   return files;
+}
+
+function splitBundleSource(source: string): { id: string; file: string } {
+  const rest = source.slice(BUNDLE_PREFIX.length);
+  const slash = rest.indexOf('/');
+  return { id: rest.slice(0, slash), file: rest.slice(slash + 1) };
 }
 
 function optsOutOfDefault(f: PolicyFile): boolean {

@@ -170,6 +170,15 @@ export function parsePolicyText(text: string, source: string, layer: Layer, poli
     ...(lock ? { lock } : {}),
     ...(p.guards ? { guards: p.guards } : {}),
     ...(p.builtinDefault === false ? { builtinDefault: false as const } : {}),
+    ...(p.bundle
+      ? {
+          bundle: {
+            url: p.bundle.url,
+            publicKey: p.bundle.publicKey,
+            pollSeconds: p.bundle.pollSeconds ?? 300,
+          },
+        }
+      : {}),
     tests,
     extends: extendsList,
   };

@@ -61,7 +61,7 @@ export function managedLayerFiles(
  * managed root; for the added file, its own directory) must belong to `owner` (or root) and
  * not be writable by group or others: otherwise someone else could have written or replaced it.
  */
-function ownershipProblem(file: string, top: string, owner: number): PolicyProblem | undefined {
+export function ownershipProblem(file: string, top: string, owner: number): PolicyProblem | undefined {
   let real: string;
   try {
     real = fs.realpathSync(file);

@@ -42,6 +42,26 @@ export interface PolicyFile {
   readonly builtinDefault?: false;
   /** Set on a workspace file that is not trusted (trust.ts): what was set aside, in a sentence. */
   readonly untrusted?: string;
+  /** A managed file's `bundle:`: the signed bundle whose files are layers right below it. */
+  readonly bundle?: BundleSetting;
+}
+
+/** Where a fleet's signed policy bundle comes from (src/bundle), as a managed file names it. */
+export interface BundleSetting {
+  readonly url: string;
+  /** The Ed25519 public key it must be signed with: PEM text, or the path of a PEM file. */
+  readonly publicKey: string;
+  /** How often a fresh copy is asked for; between, the copy on disk is used. */
+  readonly pollSeconds: number;
+}
+
+/** A bundle's verified files, as policy loading reads them (src/bundle/format.ts opens them). */
+export interface BundleFiles {
+  /** `name@version`: the bundle's files are named `bundle:ID/PATH` in rule sources. */
+  readonly id: string;
+  /** The files loaded as layers, highest first. */
+  readonly policies: readonly string[];
+  readonly files: ReadonlyMap<string, string>;
 }
 
 export interface PolicyProblem {

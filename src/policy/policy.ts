@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import type { CompiledPolicy } from './compile.js';
 import { compilePolicy } from './compile.js';
@@ -13,9 +14,22 @@ import { readTrustStore, type TrustCheck, trustCheckOf, trustStorePath } from '.
 export async function loadPolicy(
   options: LayerOptions & ConditionLimits & { trust?: TrustCheck } = {},
 ): Promise<CompiledPolicy> {
-  const policy = loadPolicyFiles(discoverPolicyFiles(options), {
-    trust: options.trust ?? userTrust(options),
+  const entries = discoverPolicyFiles(options);
+  const trust = options.trust ?? userTrust(options);
+  if (!entries.some((e) => e.layer === 'managed'))
+    return withConditions(loadPolicyFiles(entries, { trust }), options);
+  // A managed file may name a signed policy bundle (src/bundle): pulled, kept, verified.
+  const [{ BundleSource, loadWithBundles }, { bundleStateDir }] = await Promise.all([
+    import('../bundle/source.js'),
+    import('../bundle/pull.js'),
+  ]);
+  const source = new BundleSource({
+    dir: bundleStateDir(options.env ?? process.env, options.home ?? os.homedir()),
+    ...(options.managedOwner !== undefined && { owner: options.managedOwner }),
   });
+  const policy = await loadWithBundles(source, () =>
+    loadPolicyFiles(entries, { trust, bundle: source.reader }),
+  );
   return withConditions(policy, options);
 }
 

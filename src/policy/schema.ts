@@ -97,6 +97,14 @@ export const toolgatePolicySchema = z.strictObject({
     .strictObject({ rulesOnly: z.boolean().optional(), disableBypass: z.boolean().optional() })
     .optional(),
   tests: z.array(testCase).optional(),
+  /** Honoured only in the managed layer: a signed policy bundle to pull (src/bundle). */
+  bundle: z
+    .strictObject({
+      url: z.string().regex(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL' }),
+      publicKey: z.string().min(1),
+      pollSeconds: z.number().int().min(1).max(86_400).optional(),
+    })
+    .optional(),
 });
 
 /** Claude Code settings: `permissions` is ours to read; every other key is Claude Code's. */

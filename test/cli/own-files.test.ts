@@ -8,10 +8,14 @@ import { ownFilesOf } from '../../src/cli/own-files.js';
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-ownfiles-')));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const env = { XDG_CONFIG_HOME: path.join(base, 'cfg'), XDG_CACHE_HOME: path.join(base, 'cache') };
+const env = {
+  XDG_CONFIG_HOME: path.join(base, 'cfg'),
+  XDG_CACHE_HOME: path.join(base, 'cache'),
+  XDG_STATE_HOME: path.join(base, 'state'),
+};
 
 describe('ownFilesOf', () => {
-  it('the log, its lock and checkpoint, the key, the trust store, policy files, the cache', () => {
+  it('the log, its lock and checkpoint, the key, the trust store, policy files, the cache, pulled bundles', () => {
     const own = ownFilesOf({
       log: path.join(base, 'l.jsonl'),
       logKey: path.join(base, 'k.pem'),
@@ -31,6 +35,8 @@ describe('ownFilesOf', () => {
         path.join(base, 'cfg', 'toolgate', 'trusted.json'),
         path.join(base, 'p.yaml'),
         path.join(base, 'cache', 'toolgate'),
+        // a managed bundle's last known good (src/bundle): put back older, it rolls the policy back
+        path.join(base, 'state', 'toolgate', 'bundles'),
       ]),
     );
   });
