@@ -60,6 +60,13 @@ export type Shape =
     }
   /** Its operands are files it writes; with the `append` option (id) it appends. Devices that discard are no writes. */
   | { readonly kind: 'writer'; readonly append: string }
+  /** Its operands are files or directories it creates, or only touches when they exist (mkdir, touch): "NAME `verb` OPERAND". */
+  | { readonly kind: 'creator'; readonly verb: string }
+  /**
+   * Its operands are files or directories it deletes; with the `recursive` option (id), each
+   * with everything below it (the critical guard reads which).
+   */
+  | { readonly kind: 'remover'; readonly recursive?: string }
   /**
    * It runs code the line does not show (a build file's recipes, a package's scripts, tests,
    * plugins): never read-only, except a line that only asks one of `asks` (its version, its
@@ -109,6 +116,8 @@ export const SHAPES: readonly ShapeKind[] = [
   'printer',
   'reader',
   'writer',
+  'creator',
+  'remover',
   'program',
   'interpreter',
   'lingers',

@@ -18,7 +18,7 @@ export interface More {
 }
 
 /** The options of an entry: `harmless` ones by spec, then those with an effect. */
-function optionsOf(
+export function optionsOf(
   harmless: readonly string[],
   effects: Readonly<Record<string, Effect>>,
 ): Readonly<Record<string, Effect>> {

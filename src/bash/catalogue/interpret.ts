@@ -67,6 +67,8 @@ export function handledBy(shape: Shape): readonly string[] {
       ];
     case 'writer':
       return [shape.append];
+    case 'remover':
+      return shape.recursive ? [shape.recursive] : [];
     case 'escape':
       return shape.handles ?? [];
     default:
@@ -146,6 +148,21 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
         const parsed = applyOptions(ctx, sink, r);
         const appends = parsed.options.some((o) => o.id === append);
         for (const w of parsed.operands) writeOperand(ctx, sink, w, appends);
+      };
+    }
+    case 'creator': {
+      const verb = shape.verb;
+      return (ctx, sink) => {
+        const operands = applyOptions(ctx, sink, r).operands;
+        for (const w of operands) sink.write(w, 'create', `${ctx.name} ${verb} ${w.raw}`);
+      };
+    }
+    case 'remover': {
+      const recursive = shape.recursive;
+      return (ctx, sink) => {
+        const parsed = applyOptions(ctx, sink, r);
+        const how = parsed.options.some((o) => o.id === recursive) ? 'tree' : 'entry';
+        for (const w of parsed.operands) sink.remove(w, `${ctx.name} deletes ${w.raw}`, how);
       };
     }
     case 'program': {

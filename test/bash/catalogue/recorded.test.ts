@@ -97,16 +97,28 @@ function holesWidenedReads(d: Difference): boolean {
 
 /**
  * Groups whose hand-written analyzers became data one by one (filesystem: its readers, checksum
- * tools and printers; system: what only reports; builtins: those that change nothing): recorded from the hand-written analyzers just before, on lines fuzzed from
- * the new entries' option tables. No difference is intended.
+ * tools, printers, what creates or deletes; system: what only reports; builtins: those that change
+ * nothing): recorded from the hand-written analyzers just before, on lines fuzzed from
+ * the new entries' option tables. No difference is intended but those below.
  */
 const none = (): boolean => false;
+
+/**
+ * rm's -r is data with an effect (`removes`, read by the shape: each operand with everything
+ * below it), so a word only known at run time that could be -r is reported, as for tee -a: the
+ * old analyzer took `rm $x dir` for a deletion of dir alone. Only that call is added.
+ */
+const RM_MAY_BE_RECURSIVE = /^notUnderstood rm: ".*" is only known at run time and could be an option$/;
+const filesystemIntended = (d: Difference): boolean =>
+  d.command === 'rm' &&
+  d.now.some((c) => RM_MAY_BE_RECURSIVE.test(c)) &&
+  d.now.filter((c) => !RM_MAY_BE_RECURSIVE.test(c)).join('\n') === d.old.join('\n');
 
 describe.each([
   ['git', gitIntended, 2_000],
   ['text', textIntended, 3_000],
   ['development', devIntended, 6_000],
-  ['filesystem', none, 3_000],
+  ['filesystem', filesystemIntended, 3_000],
   ['system', none, 2_500],
   ['builtins', none, 2_000],
 ] as const)('%s: the catalogue does what the old table recorded', (group, intended, atLeast) => {

@@ -276,37 +276,6 @@ function linkTargets(w: Word, at: Word, atIsDirectory: boolean, ids: Set<string>
   }
 }
 
-/** `recursive`: the option (id) with which it deletes each operand with everything below it. */
-function remover(options: readonly string[], verb: string, recursive?: string): CommandSpec {
-  const rules: OptionRules = { options, anyOption: true };
-  return {
-    analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, rules);
-      const how = parsed.options.some((o) => o.id === recursive) ? 'tree' : 'entry';
-      for (const w of parsed.operands) sink.remove(w, `${ctx.name} ${verb} ${w.raw}`, how);
-    },
-  };
-}
-
-const rm = remover(
-  [
-    'f|force',
-    'i',
-    'I',
-    'interactive?',
-    'one-file-system',
-    'no-preserve-root',
-    'preserve-root?',
-    'r|R|recursive',
-    'd|dir',
-    'v|verbose',
-  ],
-  'deletes',
-  'recursive',
-);
-const rmdir = remover(['ignore-fail-on-non-empty', 'p|parents', 'v|verbose'], 'deletes');
-const unlink = remover([], 'deletes');
-
 const SHRED_RULES: OptionRules = {
   options: [
     'f|force',
@@ -333,27 +302,6 @@ const shred: CommandSpec = {
     }
   },
 };
-
-function creator(options: readonly string[], what: string, effects?: OptionRules['effects']): CommandSpec {
-  const rules: OptionRules = { options, anyOption: true, effects };
-  return {
-    analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, rules);
-      for (const w of parsed.operands) sink.write(w, 'create', `${ctx.name} ${what} ${w.raw}`);
-    },
-  };
-}
-
-const mkdir = creator(['m|mode=', 'p|parents', 'v|verbose', 'Z', 'context?'], 'creates');
-const touch = creator(
-  ['a', 'c|no-create', 'd|date=', 'f', 'h|no-dereference', 'm', 'r|reference=', 't=', 'time='],
-  'creates or updates the timestamp of',
-  {
-    reference: 'read',
-  },
-);
-const mkfifo = creator(['m|mode=', 'Z', 'context?'], 'creates');
-const mknod = creator(['m|mode=', 'Z', 'context?'], 'creates');
 
 /** chmod/chown/chgrp: a change of metadata; recursive ones are destructive (they cannot be undone). */
 function permissions(options: readonly string[], leadingOperands: number): CommandSpec {
@@ -604,14 +552,7 @@ export const FILESYSTEM: CommandTable = {
   mv: { ...copyLike('mv'), traits: ['edit'] },
   install: copyLike('install'),
   ln: copyLike('ln'),
-  rm: { ...rm, traits: ['edit'] },
-  rmdir: { ...rmdir, traits: ['edit'] },
-  unlink,
   shred,
-  mkdir: { ...mkdir, traits: ['edit'] },
-  touch: { ...touch, traits: ['edit'] },
-  mkfifo,
-  mknod,
   chmod,
   chown,
   chgrp,

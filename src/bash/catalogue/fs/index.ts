@@ -1,5 +1,6 @@
 import { type About, handWritten } from '../hand-written.js';
 import { FILESYSTEM } from './analyzers.js';
+import { CREATE_DELETE } from './create-delete.js';
 import { CHECKSUMMERS, FILE_PRINTERS, FILE_READERS } from './readers.js';
 
 /** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
@@ -29,17 +30,10 @@ const ABOUT: Readonly<Record<string, About>> = {
     'make links between files',
     { notReadOnly: ['ln -s target link'], destructive: ['ln -sf target link'] },
   ],
-  rm: ['remove files or directories', { destructive: ['rm -rf build/', 'rm -- -rf'] }],
-  rmdir: ['remove empty directories', { destructive: ['rmdir empty'] }],
-  unlink: ['call the unlink function to remove the specified file', { destructive: ['unlink f.txt'] }],
   shred: [
     'overwrite a file to hide its contents, and optionally ...',
     { destructive: ['shred -u secrets.txt'] },
   ],
-  mkdir: ['make directories', { notReadOnly: ['mkdir -p build/output'] }],
-  touch: ['change file timestamps', { notReadOnly: ['touch .gitkeep'] }],
-  mkfifo: ['make FIFOs (named pipes)', { notReadOnly: ['mkfifo pipe'] }],
-  mknod: ['make block or character special files', { notReadOnly: ['mknod dev c 1 3'] }],
   chmod: [
     'change file mode bits',
     {
@@ -67,6 +61,7 @@ export const FILESYSTEM_ENTRIES = [
   ...FILE_READERS,
   ...CHECKSUMMERS,
   ...FILE_PRINTERS,
+  ...CREATE_DELETE,
   ...handWritten(
     FILESYSTEM,
     'file tools: copy, move, link, delete, create and attribute changes by operand position and option',
