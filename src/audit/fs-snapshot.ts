@@ -1,6 +1,5 @@
 import { lstatSync } from 'node:fs';
-import path from 'node:path';
-import { type FileSystemView, nodeFileSystem } from '../policy/fs-view.js';
+import { type FileSystemView, joinName, nodeFileSystem } from '../policy/fs-view.js';
 import { isPlain } from '../policy/plain-path.js';
 
 export { isPlain } from '../policy/plain-path.js';
@@ -55,12 +54,6 @@ export function snapshotFileSystem(base: FileSystemView = nodeFileSystem(), limi
   // listed once per decision anyway, and memory for every tree of a long log would be unbounded).
   if (base.walk) view.walk = base.walk.bind(base);
   return view;
-}
-
-/** path.join(dir, the name after `p`'s last slash), without normalizing when `dir` is plain already. */
-function joinName(dir: string, p: string, slash: number): string {
-  if (dir === '/') return p.slice(slash);
-  return isPlain(dir) ? dir + p.slice(slash) : path.join(dir, p.slice(slash + 1));
 }
 
 /** What is at `p` without following a final symlink; undefined when nothing can be seen there. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
+import { isPlain } from './plain-path.js';
 
 /**
  * What a decision may learn from the file system: where symlinks lead and which files a glob
@@ -25,6 +26,14 @@ export interface FileSystemView {
    * `limit` or the tree cannot be read. A view without it makes such reads unknown (ask).
    */
   walk?(root: string, how: TreeWalk, limit: number): readonly WalkEntry[] | undefined;
+  /**
+   * What is at a plain path, a final symlink not followed: a link, something else, or nothing
+   * (nothing there, or a file on the way); undefined when it cannot be told (no permission).
+   * With it, a decision resolves a path that is not a link as its directory's realpath plus its
+   * name: one lstat, the directory once per decision (decision-fs.ts), and no exception for a
+   * path that does not exist yet.
+   */
+  lstatKind?(absolutePath: string): 'link' | 'entry' | 'missing' | undefined;
 }
 
 export interface TreeWalk {
@@ -50,6 +59,16 @@ export function nodeFileSystem(home: string = os.homedir()): FileSystemView {
     realpath: realpathOfLongestPrefix,
     glob: (pattern, cwd) => expandGlob(pattern, cwd),
     walk: walkTree,
+    lstatKind(p) {
+      let st: fs.Stats | undefined;
+      try {
+        // No exception for a missing path (nor for ENOTDIR, a file on the way).
+        st = fs.lstatSync(p, { throwIfNoEntry: false });
+      } catch {
+        return undefined;
+      }
+      return st === undefined ? 'missing' : st.isSymbolicLink() ? 'link' : 'entry';
+    },
     realpathAnchor(p) {
       // A few seconds of caching: a warm process (serve) still sees a re-pointed workspace soon.
       const now = Date.now();
@@ -64,6 +83,12 @@ export function nodeFileSystem(home: string = os.homedir()): FileSystemView {
 }
 
 const ANCHOR_CACHE_MS = 2000;
+
+/** `dir` (a realpath) joined with the name after `p`'s last slash (at `slash`), without normalizing a plain `dir`. */
+export function joinName(dir: string, p: string, slash: number): string {
+  if (dir === '/') return p.slice(slash);
+  return isPlain(dir) ? dir + p.slice(slash) : path.join(dir, p.slice(slash + 1));
+}
 
 export function realpathOfLongestPrefix(p: string): string {
   const full = path.resolve(p);

@@ -196,6 +196,32 @@ describe('DecisionFs', () => {
     );
   });
 
+  it('resolves as the view it wraps does, one lstat per path: links, dangling links, files on the way, missing paths (property)', () => {
+    // src/a.ts/x has a file on the way; hooks and dangling lead nowhere; dir-link and ws-link to directories.
+    w.link('dangling', 'no-such-target');
+    w.link('dir-link', 'src');
+    const names = [...NAMES, 'dangling', 'dir-link', 'x', '..', '.', ''];
+    const pathOf = fc
+      .array(fc.constantFrom(...names), { maxLength: 5 })
+      .map((ns) => `${w.base}/${ns.join('/')}`);
+    fc.assert(
+      fc.property(fc.array(pathOf, { minLength: 1, maxLength: 12 }), (paths) => {
+        const lstats = new Map<string, number>();
+        const base: FileSystemView = {
+          ...w.fs,
+          lstatKind: (p) => {
+            lstats.set(p, (lstats.get(p) ?? 0) + 1);
+            return w.fs.lstatKind!(p);
+          },
+        };
+        const view = new DecisionFs(base);
+        for (const p of paths) expect(view.realpath(p), p).toBe(realpathOfLongestPrefix(p));
+        for (const n of lstats.values()) expect(n).toBe(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('lists a tree once per decision, and has no walk when the view it wraps has none', () => {
     let walks = 0;
     const base: FileSystemView = {
