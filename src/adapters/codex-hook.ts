@@ -3,7 +3,8 @@ import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
 import { codexShaped } from './codex-marks.js';
-import type { AnswerOptions, HookAnswer, HookProtocol } from './hook-protocol.js';
+import { patchParts } from './codex-patch-parts.js';
+import type { AnswerOptions, CallPart, HookAnswer, HookProtocol } from './hook-protocol.js';
 import { unaskable } from './unaskable.js';
 
 /**
@@ -29,6 +30,7 @@ export const codexPreToolUse: HookProtocol = {
   name: 'codex/PreToolUse',
   recognises: (p) => p.hook_event_name === 'PreToolUse' && codexShaped(p),
   request: codexRequest,
+  parts: codexParts,
   answer: codexAnswer,
   rewritten: (decision, input, options) => {
     const answered = asked(decision, options);
@@ -91,4 +93,16 @@ function codexRequest(p: Readonly<Record<string, unknown>>): ToolRequest | strin
     mode: 'default',
     ...(typeof p.session_id === 'string' ? { sessionId: p.session_id } : {}),
   };
+}
+
+/**
+ * Codex's apply_patch (`tool_input: {command: <patch>}`, observed from 0.171.0) is decided file
+ * by file as the Write, Edit and Read it stands for (codex-patch-parts.ts); every other tool is
+ * one part, itself.
+ */
+function codexParts(request: ToolRequest): readonly CallPart[] | string {
+  if (request.tool !== 'apply_patch') return [{ request }];
+  const { command } = request.input as { command?: unknown };
+  if (typeof command !== 'string') return 'Codex apply_patch payload has no patch text (tool_input.command)';
+  return patchParts(command, request);
 }

@@ -29,6 +29,13 @@ export interface HookProtocol {
   readonly recognises: (payload: Readonly<Record<string, unknown>>) => boolean;
   /** The payload as a request, or what is wrong with it (a payload of this protocol that cannot be read). */
   readonly request: (payload: Readonly<Record<string, unknown>>) => ToolRequest | string;
+  /**
+   * The toolgate calls one agent call stands for, each decided on its own (the strictest answer
+   * is the call's): Codex's apply_patch is a Write, Edit or Read per file it touches. Absent: the
+   * call is one part, itself. A string: the call cannot be read as parts (a malformed patch), and
+   * it is blocked.
+   */
+  readonly parts?: (request: ToolRequest) => readonly CallPart[] | string;
   /** The agent's version, where its payload says it (Cursor's `cursor_version`): for the decision log. */
   readonly agentVersion?: (payload: Readonly<Record<string, unknown>>) => string | undefined;
   readonly answer: (decision: Decision, options?: AnswerOptions) => HookAnswer;
@@ -64,11 +71,20 @@ export function agentOf(
   return version === undefined || version === '' ? { name } : { name, version: version.slice(0, 64) };
 }
 
+/** One toolgate call of an agent's call; `label` says which (`*** Update File: src/a.ts`) when there are several. */
+export interface CallPart {
+  readonly request: ToolRequest;
+  readonly label?: string;
+}
+
 export type HookPayload =
   | {
       readonly ok: true;
       readonly protocol: HookProtocol;
+      /** The call as the agent sent it. */
       readonly request: ToolRequest;
+      /** What is decided: `request` itself, or the protocol's parts of it (never empty). */
+      readonly parts: readonly CallPart[];
       readonly payload: Readonly<Record<string, unknown>>;
     }
   /** `protocol` when the payload was recognised but is not valid for it. */
@@ -91,9 +107,13 @@ export function readHookPayload(text: string, protocols: readonly HookProtocol[]
   const protocol = protocols.find((p) => p.recognises(payload));
   if (protocol === undefined) return { ok: false, error: unknownPayload(payload, protocols) };
   const request = protocol.request(payload);
-  return typeof request === 'string'
-    ? { ok: false, error: request, protocol }
-    : { ok: true, protocol, request, payload };
+  if (typeof request === 'string') return { ok: false, error: request, protocol };
+  const parts = protocol.parts ? protocol.parts(request) : [{ request }];
+  if (typeof parts === 'string') return { ok: false, error: parts, protocol };
+  // a call of no parts would be decided by nothing: never an allow
+  if (parts.length === 0)
+    return { ok: false, error: `${protocol.name}: the call has nothing to decide`, protocol };
+  return { ok: true, protocol, request, parts, payload };
 }
 
 function unknownPayload(

@@ -6,6 +6,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decision.js';
 import { parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
+import { decideParts } from './call-parts.js';
 import { claudePreToolUse } from './claude-hook.js';
 import { agentOf, type HookProtocol, readHookPayload } from './hook-protocol.js';
 import { HOOK_PROTOCOLS } from './hook-protocols.js';
@@ -69,8 +70,8 @@ export function createDecisionServer(options: DecisionServerOptions): http.Serve
             protocol = parsed.protocol;
             if (!parsed.ok) return send(200, block(parsed.error));
             const agent = agentOf(parsed.protocol, parsed.payload);
-            const answer = parsed.protocol.answer(await decideAndLog(parsed.request, agent));
-            return send(200, answer.output ?? {});
+            const { decision } = await decideParts(parsed.parts, (r) => decideAndLog(r, agent));
+            return send(200, parsed.protocol.answer(decision).output ?? {});
           }
           const request = toolRequest(body);
           if (typeof request === 'string') return send(400, { error: request });

@@ -1,6 +1,6 @@
+import { decideParts } from '../adapters/call-parts.js';
 import { agentOf, type HookProtocol, readHookPayload } from '../adapters/hook-protocol.js';
 import { agentNames, HOOK_PROTOCOLS, protocolsOf } from '../adapters/hook-protocols.js';
-import type { Decision } from '../policy/decision.js';
 import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
 import { decideCall } from './decide-call.js';
@@ -93,34 +93,40 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
     );
     // --mode overrides the mode Claude Code reports (e.g. to force dontAsk in CI).
     const forced = modeOf(values.mode);
-    const request = forced ? { ...parsed.request, mode: forced } : parsed.request;
-    let decision: Decision;
+    const parts = forced
+      ? parsed.parts.map((p) => ({ ...p, request: { ...p.request, mode: forced } }))
+      : parsed.parts;
+    let decided: Awaited<ReturnType<typeof decideParts>>;
     try {
-      decision = await decideCall(request, policy, io);
+      decided = await decideParts(parts, (r) => decideCall(r, policy, io));
     } finally {
       policy.conditions?.dispose?.();
     }
-    const log = await logFor(values, io, request.cwd);
+    const { decision } = decided;
+    const log = await logFor(values, io, parsed.request.cwd);
     if (log) {
       try {
-        await log.append({ request, decision, agent: agentOf(parsed.protocol, parsed.payload) });
+        const agent = agentOf(parsed.protocol, parsed.payload);
+        for (const d of decided.decided) await log.append({ ...d, agent });
       } finally {
         await log.close();
       }
     }
     const answerOptions = { agentAsks: values['agent-asks'] === true };
     const { rewritten } = parsed.protocol;
+    // a call of several parts is not one command to jail (the jail rewrites a Bash call)
+    const [only] = parts.length === 1 ? parts : [];
     const answer =
-      (values.enforce === true || policy.sandbox.enforce === true) && rewritten !== undefined
+      (values.enforce === true || policy.sandbox.enforce === true) && rewritten !== undefined && only
         ? await (await import('./hook-enforce.js')).enforcedAnswer(
             { ...parsed.protocol, rewritten },
             decision,
-            request,
+            only.request,
             values.policy ?? [],
             io,
             answerOptions,
             undefined,
-            logPathsOf(values, io, request.cwd),
+            logPathsOf(values, io, parsed.request.cwd),
           )
         : parsed.protocol.answer(decision, answerOptions);
     if (answer.output !== undefined) writeStdout(io, `${JSON.stringify(answer.output)}\n`);

@@ -21,7 +21,7 @@ const codex = agentBinary('codex');
 const base = fs.mkdtempSync(path.join(os.homedir(), '.cache', 'toolgate-codex-e2e-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-async function run(name: string, calls: ScriptedCall[], policy: string) {
+async function run(name: string, calls: ScriptedCall[], policy: string, model = 'mock-model') {
   const ws = path.join(base, name, 'workspace');
   const home = path.join(base, name, 'home');
   fs.mkdirSync(ws, { recursive: true });
@@ -32,7 +32,7 @@ async function run(name: string, calls: ScriptedCall[], policy: string) {
   const api = await startResponsesApi(calls);
   fs.writeFileSync(
     path.join(home, 'config.toml'),
-    `model = "mock-model"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\nbase_url = "${api.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n`,
+    `model = "${model}"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\nbase_url = "${api.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n`,
   );
   const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook --agent codex --policy ${JSON.stringify(policyFile)}`;
   fs.writeFileSync(
@@ -73,12 +73,13 @@ async function run(name: string, calls: ScriptedCall[], policy: string) {
   }
 }
 
-/** The function_call_output items Codex sent back to the model. */
+/** The function_call_output (and freeform tools' custom_tool_call_output) items Codex sent back to the model. */
 function toldModel(requests: unknown[]): string[] {
   const out = new Set<string>();
   for (const r of requests)
     for (const item of (r as { input?: { type?: string; output?: unknown }[] }).input ?? [])
-      if (item.type === 'function_call_output') out.add(JSON.stringify(item.output));
+      if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output')
+        out.add(JSON.stringify(item.output));
   return [...out];
 }
 
@@ -107,6 +108,50 @@ describe.skipIf(codex.path === undefined)('Codex CLI with toolgate as its PreToo
       told.some((t) => /a person would have to approve it/.test(t)),
       told.join('\n'),
     ).toBe(true);
+  });
+
+  // gpt-5.5 is a model Codex 0.171.0 gives its freeform apply_patch tool (its bundled catalogue:
+  // apply_patch_tool_type "freeform"); the hook gets tool_name "apply_patch", {command: <patch>}
+  it('decides apply_patch file by file: an allowed patch is applied, one with a denied file or one toolgate cannot read is not', async () => {
+    const patch = (...lines: string[]) => `*** Begin Patch\n${lines.join('\n')}\n*** End Patch\n`;
+    const { ws, result, told } = await run(
+      'patch',
+      [
+        { name: 'apply_patch', input: patch('*** Add File: src/doc.md', '+intro', '+*** Add File: x') },
+        {
+          name: 'apply_patch',
+          input: patch('*** Add File: src/also.txt', '+x', '*** Add File: .env', '+KEY=1'),
+        },
+        { name: 'apply_patch', input: patch('*** Delete File: victim.txt') },
+        // Codex applies this (the context line is the file's second line); to toolgate it reads as a
+        // header once trimmed, which Codex versions disagree on: it cannot decide it, exit 2 blocks
+        {
+          name: 'apply_patch',
+          input: patch('*** Update File: src/doc.md', '@@', ' *** Add File: x', '+added'),
+        },
+        // a patch Codex itself cannot parse never reaches the hook
+        { name: 'apply_patch', input: '*** Begin Patch\n*** Add File: src/broken.txt\n+x\n' },
+      ],
+      'version: 1\nextends: builtin:default\nrules:\n  - allow: "Edit(src/**)"\n',
+      'gpt-5.5',
+    );
+    expect(result.code, result.stderr.slice(-2000)).toBe(0);
+    // allowed, and applied (and left as it was: the unreadable update did not run)
+    expect(fs.readFileSync(path.join(ws, 'src', 'doc.md'), 'utf8')).toBe('intro\n*** Add File: x\n');
+    // one denied file denies the whole patch: neither file is written
+    expect(fs.existsSync(path.join(ws, 'src', 'also.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(ws, '.env'))).toBe(false);
+    // a deletion the policy does not allow asks, which Codex cannot: denied, the file stays
+    expect(fs.existsSync(path.join(ws, 'victim.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(ws, 'src', 'broken.txt'))).toBe(false);
+    const all = told.join('\n');
+    expect(all).toMatch(/Success\. Updated the following files:\\nA src\/doc\.md/);
+    expect(all).toMatch(/blocked by PreToolUse hook: toolgate: apply_patch Add File \.env: Denied by rule/);
+    expect(all).toMatch(/apply_patch Delete File victim\.txt: .*a person would have to approve it/);
+    expect(all).toMatch(
+      /blocked by PreToolUse hook: toolgate hook: Codex apply_patch: line 4 .* reads as a file header/,
+    );
+    expect(all).toMatch(/apply_patch verification failed: invalid patch: The last line of the patch must be/);
   });
 
   it('blocks the call when toolgate cannot decide (a broken policy: exit 2)', async () => {

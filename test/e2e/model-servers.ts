@@ -7,11 +7,14 @@ import type { AddressInfo } from 'node:net';
  * gets the next scripted tool call, everything after them plain text "done". Every request body
  * is kept, so a test can read what the model was told (the tool results, toolgate's reasons).
  */
-export interface ScriptedCall {
-  /** The tool name as the agent declares it (run_shell_command, exec_command, bash). */
-  readonly name: string;
-  readonly args: Readonly<Record<string, unknown>>;
-}
+export type ScriptedCall =
+  | {
+      /** The tool name as the agent declares it (run_shell_command, exec_command, bash). */
+      readonly name: string;
+      readonly args: Readonly<Record<string, unknown>>;
+    }
+  /** A freeform (Responses API `custom`) tool's call, e.g. Codex's apply_patch: its text input. */
+  | { readonly name: string; readonly input: string };
 
 export interface ModelServer {
   readonly url: string;
@@ -83,7 +86,7 @@ export function startGeminiApi(calls: readonly ScriptedCall[]): Promise<ModelSer
     const config = (body.generationConfig ?? {}) as Record<string, unknown>;
     const call = next(declared);
     const parts = call
-      ? [{ functionCall: { name: call.name, args: call.args } }]
+      ? [{ functionCall: { name: call.name, args: 'args' in call ? call.args : { input: call.input } } }]
       : config.responseMimeType === 'application/json'
         ? [{ text: JSON.stringify(fill(config.responseJsonSchema ?? config.responseSchema)) }]
         : [{ text: 'done' }];
@@ -144,15 +147,25 @@ export function startResponsesApi(calls: readonly ScriptedCall[]): Promise<Model
     const tools = (body.tools as { name?: string; function?: { name?: string } }[] | undefined) ?? [];
     const declared = tools.map((t) => t.name ?? t.function?.name ?? '').filter((x) => x !== '');
     const call = next(declared);
+    const callId = `call_${String(n).padStart(3, '0')}`;
     const item = call
-      ? {
-          type: 'function_call',
-          id: `fc_${n}`,
-          call_id: `call_${String(n).padStart(3, '0')}`,
-          name: call.name,
-          arguments: JSON.stringify(call.args),
-          status: 'completed',
-        }
+      ? 'input' in call
+        ? {
+            type: 'custom_tool_call',
+            id: `ctc_${n}`,
+            call_id: callId,
+            name: call.name,
+            input: call.input,
+            status: 'completed',
+          }
+        : {
+            type: 'function_call',
+            id: `fc_${n}`,
+            call_id: callId,
+            name: call.name,
+            arguments: JSON.stringify(call.args),
+            status: 'completed',
+          }
       : {
           type: 'message',
           id: `msg_${n}`,
@@ -206,6 +219,11 @@ export function startResponsesApi(calls: readonly ScriptedCall[]): Promise<Model
         text: 'done',
       });
       emit('response.content_part.done', { item_id: item.id, output_index: 0, content_index: 0, part });
+    } else if (item.type === 'custom_tool_call') {
+      emit('response.output_item.added', {
+        output_index: 0,
+        item: { ...item, input: '', status: 'in_progress' },
+      });
     } else {
       const args = (item as { arguments: string }).arguments;
       emit('response.output_item.added', {
