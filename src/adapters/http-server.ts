@@ -51,7 +51,12 @@ export function createDecisionServer(options: DecisionServerOptions): http.Serve
     };
     const route = `${req.method} ${(req.url ?? '').split('?')[0]}`;
     if (route === 'GET /health') {
-      send(200, { ok: true, policyDigest: options.policy().digest });
+      try {
+        send(200, { ok: true, policyDigest: options.policy().digest });
+      } catch (err) {
+        // No policy to decide with (a bundle expired): not healthy, and never a crash.
+        send(503, { ok: false, error: err instanceof Error ? err.message : String(err) });
+      }
       return;
     }
     if (route !== 'POST /hook' && route !== 'POST /decide') {
@@ -77,7 +82,11 @@ export function createDecisionServer(options: DecisionServerOptions): http.Serve
           if (typeof request === 'string') return send(400, { error: request });
           return send(200, await decideAndLog(request));
         } catch (err) {
-          const reason = `internal error: ${err instanceof Error ? err.message : String(err)}`;
+          // A refused policy says so itself; anything else is a bug in toolgate.
+          const refused = err instanceof Error && err.name === 'PolicyLoadFailed';
+          const reason = refused
+            ? err.message
+            : `internal error: ${err instanceof Error ? err.message : String(err)}`;
           return isHook ? send(200, block(reason)) : send(500, { error: reason });
         }
       },

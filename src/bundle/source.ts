@@ -13,6 +13,7 @@ import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { verifyingKeyOf } from '../audit/checkpoint.js';
+import type { BundleInUse } from '../policy/compile.js';
 import { ownershipProblem } from '../policy/managed.js';
 import { type BundleFiles, type BundleSetting, PolicyError, type PolicyFile } from '../policy/policy-file.js';
 import { type BundleCopy, copyOf, pullBundle, readCopy, readState } from './pull.js';
@@ -41,6 +42,8 @@ export class BundleSource {
   readonly due = new Map<string, Due>();
   /** What the caller should say on stderr: pulls that failed, copies in use in their place. */
   readonly notes: string[] = [];
+  /** The bundles the last load used (compile.ts BundleInUse). */
+  readonly used: BundleInUse[] = [];
   private readonly pulled = new Set<string>();
   private readonly now: () => Date;
 
@@ -81,6 +84,12 @@ export class BundleSource {
         `policy bundle ${setting.url}: the last pull failed (${state.error}); using the last known good ${opened.bundle.id}, valid until ${opened.bundle.manifest.notAfter}`,
       );
     const b = opened.bundle;
+    this.used.push({
+      id: b.id,
+      url: setting.url,
+      notAfter: b.manifest.notAfter,
+      pollSeconds: setting.pollSeconds,
+    });
     return { id: b.id, policies: b.manifest.policies, files: b.files };
   };
 
@@ -113,6 +122,7 @@ export async function loadWithBundles<T>(source: BundleSource, load: () => T | P
     return first.value;
   }
   source.notes.length = 0;
+  source.used.length = 0;
   await source.pullDue();
   return load();
 }

@@ -93,9 +93,11 @@ async function bundleSourceFor(entries: readonly { layer: string }[], io: CliIO)
   const source = new BundleSource({ dir: bundleStateDir(io.env, os.homedir()) });
   return {
     reader: source.reader,
-    load: async <T>(load: () => Promise<T>): Promise<T> => {
+    load: async (load: () => Promise<CompiledPolicy>): Promise<CompiledPolicy> => {
       try {
-        return await loadWithBundles(source, load);
+        const policy = await loadWithBundles(source, load);
+        if (source.used.length > 0) policy.bundles = [...source.used];
+        return policy;
       } finally {
         for (const note of source.notes) io.stderr.write(`toolgate: ${note}\n`);
       }

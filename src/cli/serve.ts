@@ -5,6 +5,7 @@ import { createDecisionServer } from '../adapters/http-server.js';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
+import { current, nextReloadMs } from './bundle-watch.js';
 import type { CliIO } from './io.js';
 import { errnoCode, UsageError } from './io.js';
 import { classifierFor, logFor, POLICY_OPTIONS, PolicyLoadFailed, policyFor } from './policy-args.js';
@@ -19,7 +20,9 @@ Answers decisions from a warm process over HTTP (loopback by default, or a unix 
   POST /hook     Claude Code http hook (hook JSON in, hook JSON out; failures answer deny)
   POST /decide   {"tool", "input", "cwd", "mode"?} -> a Decision
   GET  /health
-SIGHUP reloads the policy (a broken policy keeps the old one and says why); SIGTERM and SIGINT
+SIGHUP reloads the policy (a broken policy keeps the old one and says why; a managed policy
+bundle is pulled again every pollSeconds, and once it expires every call is denied until a
+fresh one is pulled); SIGTERM and SIGINT
 stop accepting, give what is in flight 5 s to finish (then cut it), close the log and exit 0.
 
 As a Claude Code hook:
@@ -68,7 +71,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const log = await logFor(values, io);
   const server = createDecisionServer({
-    policy: () => policy,
+    // A bundle that expired while serving refuses every call until a reload brings a fresh one.
+    policy: () => current(policy),
     classifier: () => classifier,
     log,
     ...(maxBody ? { maxBodyBytes: maxBody } : {}),
@@ -88,18 +92,29 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       : `http://${host.includes(':') ? `[${host}]` : host}:${(address as AddressInfo).port}`;
   io.stdout.write(`${JSON.stringify({ listening: where, policyDigest: policy.digest })}\n`);
 
-  const reload = async (): Promise<void> => {
+  // Bundles are pulled again every pollSeconds, and at their expiry (bundle-watch.ts).
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (): void => {
+    clearTimeout(timer);
+    const ms = nextReloadMs(policy, new Date());
+    if (ms !== undefined) timer = setTimeout(() => void reload(true), ms).unref();
+  };
+  const reload = async (quiet = false): Promise<void> => {
+    const before = policy.digest;
     try {
       const next = await policyFor(values, io);
       classifier = await classifierFor(next, io);
       policy = next;
-      io.stderr.write(`toolgate serve: policy reloaded (${policy.digest.slice(0, 12)})\n`);
+      if (!quiet || policy.digest !== before)
+        io.stderr.write(`toolgate serve: policy reloaded (${policy.digest.slice(0, 12)})\n`);
     } catch (err) {
       io.stderr.write(
         `toolgate serve: reload refused, keeping the previous policy: ${err instanceof Error ? err.message : String(err)}\n`,
       );
     }
+    schedule();
   };
+  schedule();
   process.on('SIGHUP', () => void reload());
   await new Promise<void>((resolve) => {
     onStopSignal(
@@ -113,6 +128,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       ['SIGTERM', 'SIGINT'],
     );
   });
+  clearTimeout(timer);
   await log?.close();
   if (values.socket) fs.rmSync(values.socket, { force: true });
   return 0;

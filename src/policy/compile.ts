@@ -113,6 +113,19 @@ export interface CompiledPolicy {
    * part of the digest, since they say where this run keeps things, not what the policy says.
    */
   ownFiles?: readonly import('./own-files.js').OwnFile[];
+  /**
+   * The signed bundles (src/bundle) whose files are layers of it: attached by the loader that
+   * pulled them, so a long-lived process knows when to pull again and when its copy expires.
+   * Not part of the digest (their files are).
+   */
+  bundles?: readonly BundleInUse[];
+}
+
+export interface BundleInUse {
+  readonly id: string;
+  readonly url: string;
+  readonly notAfter: string;
+  readonly pollSeconds: number;
 }
 
 const LAYER_RANK: Readonly<Record<Layer, number>> = {
