@@ -15,7 +15,13 @@ export const INIT_AGENTS = ['claude', 'gemini', 'codex', 'cursor', 'copilot', 'o
 export type InitAgent = (typeof INIT_AGENTS)[number];
 
 export type Planned =
-  | { readonly file: string; readonly before: string | undefined; readonly after: string }
+  | {
+      readonly file: string;
+      readonly before: string | undefined;
+      readonly after: string;
+      /** What changed, for the person running init (default: the hook was added). */
+      readonly said?: string;
+    }
   | { readonly file: string; readonly unchanged: string }
   | { readonly error: string };
 
@@ -34,7 +40,16 @@ export function planAgent(
       // with another code or times out, which toolgate itself cannot close.
       const entry = { matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] };
       const file = path.join(dir, '.claude', 'settings.json');
-      return [jsonHook(file, ['hooks', 'PreToolUse'], entry, ['hooks', 'PermissionRequest'])];
+      return [
+        jsonHook(
+          file,
+          ['hooks', 'PreToolUse'],
+          entry,
+          ['hooks', 'PermissionRequest'],
+          {},
+          { onFailure: 'block' },
+        ),
+      ];
     }
     case 'gemini':
       return [
@@ -67,6 +82,7 @@ export function planAgent(
           { command: `toolgate hook --agent cursor ${LOG}`, failClosed: true },
           undefined,
           { version: 1 },
+          { failClosed: true },
         ),
       ];
     case 'copilot':
@@ -104,8 +120,11 @@ function readText(file: string): string | undefined {
 /**
  * A JSON file with `entry` appended to the list at `at` (and at `alsoAt`), every other member
  * kept; `defaults` fills members the file lacks (Cursor's and Copilot's `version`). A list that
- * already mentions `toolgate hook` is left; a file that is not a JSON object, or a member on the
- * way that is not an object or a list, is an error and nothing is written.
+ * already mentions `toolgate hook` keeps its entry, except that a toolgate hook missing a
+ * `failClosed` member gets it (an entry written before init wrote `onFailure: "block"` would
+ * otherwise stay fail-open for good); one that sets it otherwise is the user's, kept and named.
+ * A file that is not a JSON object, or a member on the way that is not an object or a list, is
+ * an error and nothing is written.
  */
 function jsonHook(
   file: string,
@@ -113,6 +132,7 @@ function jsonHook(
   entry: unknown,
   alsoAt?: readonly [string, string],
   defaults: Record<string, unknown> = {},
+  failClosed: Record<string, unknown> = {},
 ): Planned {
   let before: string | undefined;
   let settings: Record<string, unknown> = {};
@@ -132,7 +152,9 @@ function jsonHook(
     }
   }
   let next: Record<string, unknown> = { ...defaults, ...settings };
-  let added = false;
+  const added: string[] = [];
+  const upgraded: string[] = [];
+  const kept: string[] = [];
   for (const where of alsoAt ? [at, alsoAt] : [at]) {
     const [outer, event] = where;
     const group = next[outer] ?? {};
@@ -141,12 +163,59 @@ function jsonHook(
     const list = (group as Record<string, unknown>)[event] ?? [];
     if (!Array.isArray(list))
       return { error: `${file}: "${outer}.${event}" is not a list; left alone, nothing written` };
-    if (JSON.stringify(list).includes('toolgate hook')) continue;
-    next = { ...next, [outer]: { ...(group as Record<string, unknown>), [event]: [...list, entry] } };
-    added = true;
+    let nextList: unknown[];
+    if (JSON.stringify(list).includes('toolgate hook')) {
+      nextList = list.map((e) => withFailClosed(e, failClosed, `${outer}.${event}`, upgraded, kept));
+      if (JSON.stringify(nextList) === JSON.stringify(list)) continue;
+    } else {
+      nextList = [...list, entry];
+      added.push(`${outer}.${event}`);
+    }
+    next = { ...next, [outer]: { ...(group as Record<string, unknown>), [event]: nextList } };
   }
-  if (!added) return { file, unchanged: 'already runs toolgate hook; left as it is' };
-  return { file, before, after: `${JSON.stringify(next, null, 2)}\n` };
+  const said = [
+    ...(added.length > 0 ? [`the toolgate hook added (${added.join(', ')})`] : []),
+    ...upgraded.map((u) => `${u} added to the toolgate hook already there`),
+    ...kept.map((k) => `${k} kept as you set it, though it does not fail closed`),
+  ].join('; ');
+  if (added.length === 0 && upgraded.length === 0)
+    return {
+      file,
+      unchanged: `already runs toolgate hook; left as it is${kept.length > 0 ? ` (${said})` : ''}`,
+    };
+  return { file, before, after: `${JSON.stringify(next, null, 2)}\n`, said };
+}
+
+/**
+ * `value` with every toolgate hook in it (an object whose command runs `toolgate hook`) given
+ * the members of `failClosed` it lacks; `upgraded` and `kept` say what was added and what the
+ * user had set otherwise.
+ */
+function withFailClosed(
+  value: unknown,
+  failClosed: Record<string, unknown>,
+  where: string,
+  upgraded: string[],
+  kept: string[],
+): unknown {
+  if (Array.isArray(value)) return value.map((v) => withFailClosed(v, failClosed, where, upgraded, kept));
+  if (value === null || typeof value !== 'object') return value;
+  const o = value as Record<string, unknown>;
+  const runs = [o.command, o.bash].some((c) => typeof c === 'string' && c.includes('toolgate hook'));
+  if (!runs) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) out[k] = withFailClosed(v, failClosed, where, upgraded, kept);
+    return out;
+  }
+  const out = { ...o };
+  for (const [k, v] of Object.entries(failClosed)) {
+    if (!(k in o)) {
+      out[k] = v;
+      upgraded.push(`${where}: ${k}: ${JSON.stringify(v)}`);
+    } else if (JSON.stringify(o[k]) !== JSON.stringify(v))
+      kept.push(`${where}: ${k}: ${JSON.stringify(o[k])}`);
+  }
+  return out;
 }
 
 /** The lines that differ, `-` before and `+` after, between the common head and tail. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseCliArgs } from './args.js';
 import { INIT_AGENTS, type InitAgent, lineDiff, planAgent } from './init-agents.js';
+import { carriedRules } from './init-permissions.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
@@ -25,14 +26,18 @@ Starts a project policy: writes .toolgate/policy.yaml, which builds on the embed
                copilot   .github/hooks/toolgate.json preToolUse
                opencode  .opencode/plugin/toolgate.js (the plugin; fails closed)
   --dry-run  print what would change, as a diff, and write nothing
-The decision log (.toolgate/decisions.jsonl) is kept out of git by .toolgate/.gitignore.
-  --force    replace an existing .toolgate/policy.yaml
+  --force    replace an existing .toolgate/policy.yaml (and policy.local.yaml)
+
+Permission rules already in .claude/settings.json are carried into the new policy.yaml, and
+those in .claude/settings.local.json into .toolgate/policy.local.yaml, so that toolgate decides
+as Claude Code did (deny and ask at once; allow once you trust the file: toolgate trust). The
+decision log and policy.local.yaml are kept out of git by .toolgate/.gitignore.
 
 Nothing is overwritten without --force, and a .claude/settings.json that is not valid JSON is
 left alone (exit 2). Exit status: 0 done; 2 usage errors or a file that cannot be written.
 `;
 
-const POLICY = `# toolgate policy for this project: \`toolgate test\` runs its tests, \`toolgate lint\` checks it.
+const POLICY_HEAD = `# toolgate policy for this project: \`toolgate test\` runs its tests, \`toolgate lint\` checks it.
 #
 # Rules use Claude Code's permission syntax. A deny anywhere wins; then ask; then allow; what
 # no rule decides falls to the embedded default below it: read-only work inside the project
@@ -51,7 +56,9 @@ rules: []
 #   - ask: "Bash(git push *)"
 #   - allow: ["Edit(./src/**)", "WebFetch(domain:*.github.com)", "mcp__github__get_*"]
 #   - deny: "Read(./config/production.yml)"
+`;
 
+const POLICY_TESTS = `
 tests:
   - { name: read-only work runs, tool: Bash, input: { command: "git status && ls -la" }, expect: allow }
   - { name: secrets stay secret, tool: Bash, input: { command: "cat .env | grep KEY" }, expect: deny }
@@ -104,20 +111,23 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
 
+  // Claude Code's own permission rules, shared and personal, go where toolgate reads them.
   const policyFile = path.join(dir, '.toolgate', 'policy.yaml');
-  const existed = fs.existsSync(policyFile);
-  if (existed && !values.force)
-    io.stdout.write(`${rel(io, policyFile)} exists; left as it is (--force replaces it)\n`);
-  else {
-    writeAtomically(policyFile, POLICY);
-    io.stdout.write(`${existed ? 'replaced' : 'wrote'} ${rel(io, policyFile)}\n`);
-  }
-  const ignore = path.join(dir, '.toolgate', '.gitignore');
-  if (!fs.existsSync(ignore)) writeAtomically(ignore, 'decisions.jsonl*\n');
+  const shared = carried(io, dir, 'settings.json');
+  writePolicy(io, policyFile, `${POLICY_HEAD}${shared ? `\n${shared}` : ''}${POLICY_TESTS}`, values.force);
+  const personal = carried(io, dir, 'settings.local.json');
+  if (personal !== undefined)
+    writePolicy(
+      io,
+      path.join(dir, '.toolgate', 'policy.local.yaml'),
+      `version: 1\n\n${personal}`,
+      values.force,
+    );
+  keepOutOfGit(path.join(dir, '.toolgate', '.gitignore'), ['decisions.jsonl*', 'policy.local.yaml']);
   for (const p of planned) {
     if ('after' in p) {
       writeAtomically(p.file, p.after);
-      io.stdout.write(`added the toolgate hook to ${rel(io, p.file)}\n`);
+      io.stdout.write(`${rel(io, p.file)}: ${p.said ?? 'the toolgate hook added'}\n`);
     } else if ('unchanged' in p) io.stdout.write(`${rel(io, p.file)} ${p.unchanged}\n`);
   }
   io.stdout.write(
@@ -125,6 +135,46 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
       `  toolgate check --tool Bash --input '{"command":"rm -rf build"}' --explain\n`,
   );
   return 0;
+}
+
+function writePolicy(io: CliIO, file: string, text: string, force: boolean | undefined): void {
+  const existed = fs.existsSync(file);
+  if (existed && !force) io.stdout.write(`${rel(io, file)} exists; left as it is (--force replaces it)\n`);
+  else {
+    writeAtomically(file, text);
+    io.stdout.write(`${existed ? 'replaced' : 'wrote'} ${rel(io, file)}\n`);
+  }
+}
+
+/** The rules of `.claude/<name>` as policy YAML, said on stdout; undefined when there are none. */
+function carried(io: CliIO, dir: string, name: string): string | undefined {
+  const shown = `.claude/${name}`;
+  const rules = carriedRules(path.join(dir, '.claude', name), shown);
+  if (rules === undefined) return undefined;
+  if ('problem' in rules) {
+    io.stdout.write(`permission rules not carried over: ${rules.problem}\n`);
+    return undefined;
+  }
+  const { deny, ask, allow } = rules.counts;
+  const left = rules.refused.length > 0 ? `; ${rules.refused.length} left out (see the file)` : '';
+  const trust = allow > 0 ? ' (the allow rules apply once you trust the file: toolgate trust)' : '';
+  io.stdout.write(`carried over from ${shown}: ${deny} deny, ${ask} ask, ${allow} allow${trust}${left}\n`);
+  return rules.yaml;
+}
+
+/** `.toolgate/.gitignore` with each of `lines`, whatever else it holds kept. */
+function keepOutOfGit(file: string, lines: readonly string[]): void {
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const have = new Set(text.split('\n'));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length === 0) return;
+  const sep = text === '' || text.endsWith('\n') ? '' : '\n';
+  writeAtomically(file, `${text}${sep}${missing.join('\n')}\n`);
 }
 
 function writeAtomically(file: string, text: string): void {

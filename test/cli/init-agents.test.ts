@@ -82,6 +82,21 @@ describe('init --agent', () => {
     for (const a of INIT_AGENTS) expect(apply(a), a).toEqual([]);
   });
 
+  it("gives a toolgate hook already there the agent's fail-closed setting it lacks", () => {
+    fs.mkdirSync(path.join(dir, '.cursor'));
+    const old = { command: 'toolgate hook --agent cursor', timeout: 20 };
+    fs.writeFileSync(
+      path.join(dir, '.cursor', 'hooks.json'),
+      JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: './audit.sh' }, old] } }),
+    );
+    expect(apply('cursor')).toHaveLength(1);
+    expect(json('.cursor/hooks.json').hooks.beforeShellExecution).toEqual([
+      { command: './audit.sh' },
+      { ...old, failClosed: true },
+    ]);
+    expect(apply('cursor')).toEqual([]);
+  });
+
   it('leaves a file it cannot merge alone and says why', () => {
     fs.mkdirSync(path.join(dir, '.cursor'));
     fs.writeFileSync(path.join(dir, '.cursor', 'hooks.json'), '{"hooks": {"beforeShellExecution": {}}}');

@@ -101,6 +101,94 @@ describe('toolgate init', () => {
     expect(fs.existsSync(path.join(dir, '.toolgate'))).toBe(false);
   });
 
+  it('--claude upgrades a toolgate hook written before onFailure, and keeps an onFailure the user set', async () => {
+    const dir = project();
+    const settings = path.join(dir, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(settings));
+    const old = { type: 'command', command: 'toolgate hook --log .toolgate/decisions.jsonl', timeout: 30 };
+    fs.writeFileSync(
+      settings,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [old] }] }, env: { FOO: '1' } }),
+    );
+    const r = await runCli(['init', '--claude'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'hooks.PreToolUse: onFailure: "block" added to the toolgate hook already there',
+    );
+    const after = JSON.parse(fs.readFileSync(settings, 'utf8'));
+    // the same hook, its own command and timeout, now failing closed; no second toolgate hook
+    expect(after.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ ...old, onFailure: 'block' }] }]);
+    expect(after.hooks.PermissionRequest[0].hooks[0].onFailure).toBe('block');
+    expect(after.env).toEqual({ FOO: '1' });
+    const again = await runCli(['init', '--claude'], { cwd: dir });
+    expect(again.stdout).toContain('already runs toolgate hook; left as it is');
+    expect(JSON.parse(fs.readFileSync(settings, 'utf8'))).toEqual(after);
+
+    // an onFailure the user chose is theirs: kept, and named
+    const mine = { ...after, hooks: { ...after.hooks, PermissionRequest: [] } };
+    mine.hooks.PreToolUse[0].hooks[0].onFailure = 'continue';
+    fs.writeFileSync(settings, JSON.stringify(mine));
+    const kept = await runCli(['init', '--claude'], { cwd: dir });
+    expect(kept.stdout).toContain('onFailure: "continue" kept as you set it, though it does not fail closed');
+    expect(JSON.parse(fs.readFileSync(settings, 'utf8')).hooks.PreToolUse[0].hooks[0].onFailure).toBe(
+      'continue',
+    );
+  });
+
+  it("carries Claude Code's permission rules into the policy: deny and ask at once, allow once trusted", async () => {
+    const dir = project();
+    fs.mkdirSync(path.join(dir, '.claude'));
+    const env = { HOME: path.join(dir, 'home'), XDG_CONFIG_HOME: path.join(dir, 'config') };
+    fs.writeFileSync(
+      path.join(dir, '.claude', 'settings.json'),
+      JSON.stringify({
+        permissions: {
+          deny: ['Bash(git log *)'],
+          ask: ['Read(./docs/**)'],
+          allow: ['Bash(make deploy)', 'Bash('],
+        },
+        model: 'opus',
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, '.claude', 'settings.local.json'),
+      JSON.stringify({ permissions: { deny: ['Bash(git status)'] } }),
+    );
+    const r = await runCli(['init', '--claude'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('carried over from .claude/settings.json: 1 deny, 1 ask, 1 allow');
+    expect(r.stdout).toContain('1 left out');
+    expect(r.stdout).toContain('carried over from .claude/settings.local.json: 1 deny, 0 ask, 0 allow');
+    expect(r.stdout).toContain('wrote .toolgate/policy.local.yaml');
+    const policy = fs.readFileSync(path.join(dir, '.toolgate', 'policy.yaml'), 'utf8');
+    expect(policy).toMatch(/# left out: allow "Bash\(":/);
+    // personal rules stay out of git, as Claude Code keeps settings.local.json out
+    expect(fs.readFileSync(path.join(dir, '.toolgate', '.gitignore'), 'utf8').split('\n')).toContain(
+      'policy.local.yaml',
+    );
+    const decide = async (tool: string, input: unknown) => {
+      const c = await runCli(['check', '--tool', tool, '--input', JSON.stringify(input), '--json'], {
+        cwd: dir,
+        env,
+      });
+      return JSON.parse(c.stdout).behavior as string;
+    };
+    // the embedded default allows both; Claude Code's rules say otherwise, and now toolgate does
+    expect(await decide('Bash', { command: 'git log --oneline' })).toBe('deny');
+    expect(await decide('Read', { file_path: 'docs/notes.md' })).toBe('ask');
+    expect(await decide('Bash', { command: 'git status' })).toBe('deny');
+    // an allow from the repository waits for the person's trust
+    expect(await decide('Bash', { command: 'make deploy' })).toBe('ask');
+    const trust = await runCli(['trust'], { cwd: dir, env });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(await decide('Bash', { command: 'make deploy' })).toBe('allow');
+    // the policy still passes its own tests and lints clean
+    const test = await runCli(['test', '.toolgate/policy.yaml'], { cwd: dir, env });
+    expect(test.code, test.stdout + test.stderr).toBe(0);
+    const lint = await runCli(['lint', '.toolgate/policy.yaml'], { cwd: dir, env });
+    expect(lint.code, lint.stdout + lint.stderr).toBe(0);
+  });
+
   it('refuses a directory that does not exist', async () => {
     const r = await runCli(['init', '--dir', path.join(base, 'nope')]);
     expect(r.code).toBe(2);
