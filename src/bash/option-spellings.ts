@@ -177,15 +177,19 @@ function refspecOptions(key: string, w: string): readonly string[] {
 
 /**
  * Configuration that forces: `git -c remote.X.push=+src:dst push` (or `.fetch=`) pushes with
- * `+`, as `git push +src:dst` does.
+ * `+`, as `git push +src:dst` does; `remote.X.mirror` (true) pushes as `--mirror` does.
  */
 function impliedOptions(words: readonly string[]): readonly string[] {
   if (words[0] !== 'git') return NONE;
+  const out: string[] = [];
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
     const value = w === '-c' ? words[i + 1] : w.startsWith('-c') ? w.slice(2) : undefined;
-    if (value !== undefined && /^remote\.[^=]*\.(push|fetch)=\s*\+/is.test(value)) return ['-f', '--force'];
+    if (value !== undefined && /^remote\.[^=]*\.(push|fetch)=\s*\+/is.test(value)) out.push('-f', '--force');
+    // A bare key is true; git's false spellings are the only values that do not mirror.
+    if (value !== undefined && /^remote\..*\.mirror(=(?!\s*(false|no|off|0*)\s*$).*)?$/is.test(value))
+      out.push('--mirror');
     if (!w.startsWith('-')) break;
   }
-  return NONE;
+  return out.length === 0 ? NONE : out;
 }

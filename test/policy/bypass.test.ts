@@ -80,6 +80,19 @@ const POLICIES: Record<string, Permissions> = {
     ],
     allow: ['Bash(git *)', 'Bash(rm *)'],
   },
+  // The default policy's no-force-push rules (`--force*`: a glued star), under the same broad allow.
+  'force-glob': {
+    deny: [
+      'Bash(git push --force*)',
+      'Bash(git push * --force*)',
+      'Bash(git push -f*)',
+      'Bash(git push * -f*)',
+      'Bash(git push * +*)',
+      'Bash(git push --mirror*)',
+      'Bash(git push * --mirror*)',
+    ],
+    allow: ['Bash(git *)'],
+  },
   net: { deny: ['WebFetch(domain:evil.com)'], allow: ['WebFetch(domain:good.com)'] },
   'net-bash': { deny: ['WebFetch(domain:evil.com)'], allow: ['WebFetch(domain:good.com)'] },
   mcp: { deny: ['mcp__github__delete_*'] },
@@ -256,6 +269,7 @@ describe('policy-level bypass sweep (test/fixtures/policy-bypasses.jsonl)', () =
     () => 'force',
     'deny rules naming an option: clusters, order, other names, abbreviations, refspecs',
   );
+  sweep('force-glob', () => 'force-glob', "the default policy's --force* rules: any spelling of the options");
   sweep('net', () => 'net', 'deny WebFetch(domain:evil.com): URL spellings');
   sweep('net-bash', () => 'net', 'deny WebFetch(domain:evil.com): the network from Bash');
   sweep('mcp', () => 'mcp', 'deny mcp__github__delete_*: name variants');

@@ -66,7 +66,8 @@ export interface OptionWords {
  * by another name of the same option (`-f`), abbreviated (`--forc`, which git and GNU
  * getopt take for `--force` when nothing else starts so: taking it for the rule's option can
  * only make the rule match more), with a value (`--force=1`, `--context prod`). The pattern's
- * shape: literal words, then option words, standalone `*`s, and a trailing ` *`. Other
+ * shape: literal words, then option words, standalone `*`s, and a trailing ` *`; an option
+ * word may end in `*` (`--force*`: any option starting so), which also ends the pattern. Other
  * patterns are undefined here (the text match alone applies). Allow rules never use this.
  */
 export function compileBashOptionPattern(pattern: string): ((w: OptionWords) => boolean) | undefined {
@@ -74,7 +75,7 @@ export function compileBashOptionPattern(pattern: string): ((w: OptionWords) => 
   if (parts === undefined) return undefined;
   const { lead, options } = parts;
   return ({ words: cmd, spellings }) => {
-    if (cmd.length <= lead.length) return false;
+    if (cmd.length < lead.length) return false;
     for (let i = 0; i < lead.length; i++) if (cmd[i] !== lead[i]) return false;
     return options.every((o) => present(o, cmd, spellings, lead.length));
   };
@@ -87,17 +88,23 @@ export function compileBashOptionPattern(pattern: string): ((w: OptionWords) => 
 export function optionPatternParts(
   pattern: string,
 ): { readonly lead: readonly string[]; readonly options: readonly string[] } | undefined {
-  const { literals, tail } = patternParts(pattern);
-  if (!tail) return undefined;
-  const words = literals
+  const parts = patternParts(pattern);
+  const words = parts.literals
     .join('*')
     .split(/\s+/)
     .filter((x) => x !== '');
+  // `git push --force*` (the default policy's form): the glued `*` lets any words follow too.
+  if (!parts.tail && !isOptionPrefix(words[words.length - 1])) return undefined;
   const lead: string[] = [];
   const options: string[] = [];
   for (const w of words) {
     if (w === '*') {
       if (lead.length === 0) return undefined;
+      continue;
+    }
+    if (isOptionPrefix(w)) {
+      if (lead.length === 0) return undefined;
+      options.push(w);
       continue;
     }
     if (w.includes('*')) return undefined;
@@ -109,16 +116,36 @@ export function optionPatternParts(
   return { lead, options };
 }
 
+/** `--force*`, `-f*`: an option word with one `*`, at its end: any option whose name starts so. */
+function isOptionPrefix(w: string | undefined): boolean {
+  return w !== undefined && /^-[^*=]+\*$/.test(w) && w !== '--*';
+}
+
 function present(option: string, cmd: readonly string[], sp: OptionSpellings, from: number): boolean {
   const spelled = (o: string) => {
-    for (const s of sp.implied) if (spells(s, o)) return true;
+    const prefix = o.endsWith('*') ? o.slice(0, -1) : undefined;
+    const test = (s: string, next: string | undefined) =>
+      prefix !== undefined ? spellsPrefix(s, prefix) : spells(s, o) || spellsWithNext(s, next, o);
+    for (const s of sp.implied) if (test(s, undefined)) return true;
     for (let i = from; i < cmd.length; i++)
-      for (const s of sp.perWord[i] ?? []) if (spells(s, o) || spellsWithNext(s, cmd[i + 1], o)) return true;
+      for (const s of sp.perWord[i] ?? []) if (test(s, cmd[i + 1])) return true;
     return false;
   };
   if (spelled(option)) return true;
   // `-rf` in a rule is -r and -f, written together or not.
   return /^-[A-Za-z0-9]{2,}$/.test(option) && [...option.slice(1)].every((c) => spelled(`-${c}`));
+}
+
+/**
+ * Whether the spelling `s` may be an option whose name starts with `prefix` (`--force*`): it
+ * starts so (`--force-with-lease`), or abbreviates one that does (`--forc`, `--mirr`; taking it
+ * for the rule's option can only make the rule match more).
+ */
+function spellsPrefix(s: string, prefix: string): boolean {
+  const eq = s.indexOf('=');
+  const name = eq < 0 ? s : s.slice(0, eq);
+  if (name.startsWith(prefix)) return true;
+  return name.startsWith('--') && prefix.startsWith('--') && name.length > 2 && prefix.startsWith(name);
 }
 
 /** Whether the spelling `s` (of one word) is the rule's option `o`. */
