@@ -38,7 +38,8 @@ import { denyingRule } from './mcp-visibility.js';
  * model reads. `tools/list` leaves out tools a deny rule removes entirely. Resource reads are
  * decided as `ReadMcpResource` {server, uri}, the tool an agent would use for them. Everything
  * else the real server offers (resources, prompts, completions, logging, list changes,
- * progress, cancellation) is passed through unchanged.
+ * progress, cancellation) is passed through unchanged. When the agent leaves, every call still
+ * in flight is cancelled at the real server before the proxy ends.
  */
 export interface McpProxyOptions extends GateOptions {
   /** The server part of tool names (already valid: see isMcpServerName). */
@@ -114,10 +115,14 @@ export async function startMcpProxy(downstream: Transport, options: McpProxyOpti
     isGone: () => gone,
     onWarning: warn,
   });
+  // Aborted when the agent leaves (or close() is called): the real server is told to cancel
+  // every relayed request still in flight (notifications/cancelled), instead of the proxy
+  // waiting up to the request timeout for answers no one will read.
+  const leaving = new AbortController();
   const forward = (
     request: { method: string; params?: Record<string, unknown> | undefined },
     extra: RelayExtra,
-  ) => track(relay.forward(request, extra));
+  ) => track(relay.forward(request, { ...extra, signal: AbortSignal.any([extra.signal, leaving.signal]) }));
 
   if (capabilities.tools) {
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
@@ -174,7 +179,10 @@ export async function startMcpProxy(downstream: Transport, options: McpProxyOpti
   const shutDown = async (end: McpProxyEnd): Promise<void> => {
     if (closing) return;
     closing = true;
-    // Answer what is in flight (with an error if the server died) before the agent's side closes.
+    leaving.abort(
+      end.by === 'client' ? 'the agent left the MCP proxy' : 'the MCP server behind toolgate exited',
+    );
+    // Answer what is in flight (an error: cancelled, or the server died) before the agent's side closes.
     await Promise.allSettled([...inFlight]);
     // The SDK sends a handler's reply a few promise turns after the handler settles.
     await new Promise((resolve) => setImmediate(resolve));

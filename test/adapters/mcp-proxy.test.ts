@@ -290,6 +290,40 @@ describe('everything else is passed through', () => {
   });
 });
 
+describe('cancellation reaches the real server (#13)', () => {
+  it('notifications/cancelled from the agent cancels the upstream call', async () => {
+    const { client, calls } = await proxied('  - allow: mcp__echo\n');
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: abort.signal });
+    await expect.poll(calls).toContain('wait');
+    abort.abort('not needed any more');
+    await expect(call).rejects.toThrow();
+    await expect.poll(calls).toContain('wait cancelled');
+  });
+
+  it('the agent leaving cancels the upstream calls in flight; the proxy ends at once, by: client', async () => {
+    const { client, proxy, calls } = await proxied('  - allow: mcp__echo\n');
+    void client.callTool({ name: 'wait', arguments: {} }).catch(() => undefined);
+    await expect.poll(calls).toContain('wait');
+    const started = Date.now();
+    await client.close();
+    expect(await proxy.done).toEqual({ by: 'client' });
+    expect(calls()).toContain('wait cancelled');
+    // Well under the tool's own minute: the proxy did not wait for the call to finish.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('close() cancels the upstream calls in flight too', async () => {
+    const { client, proxy, calls } = await proxied('  - allow: mcp__echo\n');
+    const call = client.callTool({ name: 'wait', arguments: {} });
+    const refused = expect(call).rejects.toThrow(/the agent left the MCP proxy|closed/);
+    await expect.poll(calls).toContain('wait');
+    await proxy.close();
+    await refused;
+    expect(calls()).toContain('wait cancelled');
+  });
+});
+
 describe('when the real server goes away', () => {
   it('answers with an MCP error and ends with by: server', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-mcp-proxy-'));

@@ -19,7 +19,7 @@ const POLICY = `version: 1
 rules:
   - deny: mcp__echo__delete_repo
     reason: Repositories are deleted by people
-  - allow: [mcp__echo__write_file, mcp__echo__get_status, mcp__echo__crash]
+  - allow: [mcp__echo__write_file, mcp__echo__get_status, mcp__echo__crash, mcp__echo__wait]
 `;
 
 interface Session {
@@ -190,6 +190,16 @@ describe('toolgate mcp-proxy lifecycle', () => {
     await s.client.close();
     expect(await s.proc.exit).toBe(0);
     expect(fs.existsSync(path.join(s.dir, 'exited'))).toBe(true);
+  });
+
+  it('cancels the calls in flight at the real server when the agent hangs up, and exits 0 at once (#13)', async () => {
+    const s = await session();
+    void s.client.callTool({ name: 'wait', arguments: {} }).catch(() => undefined);
+    await expect.poll(s.calls).toContain('wait');
+    await s.client.close();
+    // Before: the proxy waited for the call (here the tool's own minute; by default an hour).
+    expect(await s.proc.exit).toBe(0);
+    expect(s.calls()).toContain('wait cancelled');
   });
 
   it('reports an MCP error and exits non-zero when the server dies', async () => {
