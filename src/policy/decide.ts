@@ -352,6 +352,8 @@ function toDecision(
   if (o.hit) decision.rule = o.hit.rule.ref;
   if (o.dontAskDenied) decision.dontAskDenied = true;
   if (policy.notes.length > 0) decision.policyNotes = [...policy.notes];
+  if (policy.bundles !== undefined && policy.bundles.length > 0)
+    decision.policyBundles = policy.bundles.map((b) => b.id);
   // An ask carries the limits an approved call runs under; whoever approves it approves the
   // network use the call shows. A default allow is read-only and gets no network. A call
   // predicted read-only gets the read-only jail whatever allowed it (profile.ts).

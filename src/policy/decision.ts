@@ -42,4 +42,6 @@ export interface Decision {
   dontAskDenied?: true;
   /** What the policy says about itself, e.g. a workspace file that is not trusted (policy.notes). */
   policyNotes?: string[];
+  /** The signed policy bundles (`name@version`) whose files are layers of the policy (src/bundle). */
+  policyBundles?: string[];
 }

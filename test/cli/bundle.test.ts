@@ -238,15 +238,18 @@ describe('a managed bundle: setting, pulled over HTTP, kept, verified', () => {
   };
 
   it.skipIf(process.getuid?.() !== 0)(
-    'pulls once, decides by the bundle, and names it in the rule source',
+    'pulls once, decides by the bundle, and names it in the rule source and the decision',
     async () => {
       const r = await check('git push origin main');
       expect(r.code).toBe(0);
       expect(decisionOf(r)).toMatchObject({
         behavior: 'deny',
         rule: { source: 'bundle:fleet@1/policy.yaml' },
+        policyBundles: ['fleet@1'],
       });
       expect(server.requests).toHaveLength(1);
+      // Every decision names the bundle, not only one its rule made.
+      expect(decisionOf(await check('ls'))).toMatchObject({ behavior: 'allow', policyBundles: ['fleet@1'] });
       // Fresh (within pollSeconds): the copy on disk, no request.
       expect(decisionOf(await check('git push origin main')).behavior).toBe('deny');
       expect(server.requests).toHaveLength(1);
