@@ -7,6 +7,8 @@ Runs a scripted agent session (~30 tool calls) through the whole pipeline on the
 default policy: a loopback model drives the real Anthropic SDK agent loop; every call is
 validated, decided, sandboxed and logged; asks go to a scripted user who approves edits in
 src/ and refuses the rest. Prints what happened to each call, then verifies the decision log.
+Where bubblewrap cannot run, it says so first: the allowed commands then show their decision
+only ("allowed, no jail"), since the default policy runs none of them unjailed.
 Exit status 0 when the log verifies.
 `;
 

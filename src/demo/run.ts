@@ -9,6 +9,8 @@ import { resultText } from '../pipeline/blocks.js';
 import type { ToolUseOutcome } from '../pipeline/run-tool-use.js';
 import type { CanUseTool } from '../pipeline/tool.js';
 import { loadPolicyFiles } from '../policy/layers.js';
+import { probeBwrap } from '../sandbox/bwrap.js';
+import { isRefusal } from '../tools/refusal.js';
 import { startMessagesApi } from './scripted-model.js';
 import { demoApproves, demoScript, seedWorkspace } from './session.js';
 
@@ -30,6 +32,8 @@ export interface DemoSummary {
   logPath: string;
   logIntact: boolean;
   workspace: string;
+  /** Whether allowed commands ran in the jail; false where bubblewrap cannot run (decisions only). */
+  jailed: boolean;
 }
 
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
@@ -74,7 +78,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   out.write(
     `${paint.bold('toolgate demo')}: a scripted agent session through the full pipeline, embedded default policy\n`,
   );
-  out.write(`workspace ${ws}\n\n`);
+  out.write(`workspace ${ws}\n`);
+  // The default policy runs an allowed command in the jail or not at all (sandbox.os:
+  // required): where bubblewrap cannot run, say before the table that those rows are decisions
+  // only, instead of letting them look like commands that ran and failed.
+  const probe = await probeBwrap();
+  if (!probe.available) {
+    out.write(
+      `${paint.yellow('no jail here')}: bubblewrap cannot run (${probe.reason}). The default policy runs an allowed command inside it or not at all (sandbox.os: required), so the Bash rows allowed below show the decision only ("${NO_JAIL}"); nothing runs unjailed. The decisions, the file tools, the asks and the log are the real thing. Install bubblewrap with user namespaces enabled to see those commands run.\n`,
+    );
+  }
+  out.write('\n');
   const header = `${'#'.padEnd(3)} ${'tool'.padEnd(10)} ${'call'.padEnd(44)} ${'outcome'.padEnd(18)} why`;
   out.write(`${paint.bold(header)}\n${'─'.repeat(Math.min(140, header.length + 40))}\n`);
   const counts: Record<string, number> = {};
@@ -128,14 +142,24 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   out.write(
     `decision log: ${logPath}\n  verify: ${verified.ok ? paint.green(`intact, ${verified.count} records, head ${verified.head.slice(0, 16)}…`) : paint.red(`${verified.kind}: ${verified.message}`)}\n`,
   );
+  if (!probe.available) {
+    out.write(
+      `  ${counts[NO_JAIL] ?? 0} allowed commands did not run: bubblewrap cannot run here (see above); their decisions are in the log\n`,
+    );
+  }
   out.write(`  replay it: toolgate verify ${logPath} && toolgate replay ${logPath} --policy <your policy>\n`);
-  return { calls: n, counts, logPath, logIntact: verified.ok, workspace: ws };
+  return { calls: n, counts, logPath, logIntact: verified.ok, workspace: ws, jailed: probe.available };
 }
+
+/** The outcome of an allowed command the sandbox refused to run because no jail can be built. */
+const NO_JAIL = 'allowed, no jail';
 
 function classify(o: ToolUseOutcome): string {
   const d = o.decision;
   const reason = d?.reason ?? '';
   if (o.failure?.kind === 'ask-refused') return 'asked, refused';
+  if (isRefusal(o.output) && o.output.kind === 'sandbox' && /sandbox\.os is required/.test(o.output.message))
+    return NO_JAIL;
   if (reason.startsWith('Approved through canUseTool'))
     return o.result.is_error ? 'approved, failed' : 'approved, ran';
   if (d?.behavior === 'deny')

@@ -5,19 +5,58 @@ import { describe, expect, it } from 'vitest';
 import { verifyLog } from '../../src/audit/verify.js';
 import { runCli } from '../helpers/cli.js';
 
+/** The outcome column of the demo's table, by its "call" column. */
+function outcomes(stdout: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const m = /^(\d+)\s+\S+\s+(.{44}) (.{18}) /.exec(line);
+    if (m) rows.set(m[2]!.trim(), m[3]!.trim());
+  }
+  return rows;
+}
+
 /** The README's first command runs this; it must work on a fresh machine and tell the truth. */
 describe('toolgate demo', () => {
+  it('where bubblewrap cannot run: says so first, shows the allowed commands as decisions only, runs none unjailed (#13)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-nobwrap-'));
+    // A bwrap first on PATH that fails as one without user namespaces does.
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(
+      path.join(bin, 'bwrap'),
+      '#!/bin/sh\necho "bwrap: No permissions to create a new namespace" >&2\nexit 1\n',
+    );
+    fs.chmodSync(path.join(bin, 'bwrap'), 0o755);
+    const run = await runCli(['demo', '--dir', dir, '--no-color'], {
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const header = run.stdout.indexOf('#   tool');
+    expect(run.stdout.slice(0, header)).toMatch(/no jail here: bubblewrap cannot run \(.*No permissions/);
+    const rows = outcomes(run.stdout);
+    expect(rows.size).toBe(32);
+    // Before: "ran, exit≠0", as if the commands had run and failed.
+    for (const call of ['ls -la', 'npm test', 'git diff --stat', 'tail -n 2 logs/app.log'])
+      expect(rows.get(call)).toBe('allowed, no jail');
+    expect([...rows.values()]).not.toContain('ran, exit≠0');
+    // What does not need the jail is the same as anywhere.
+    expect(rows.get('Read README.md')).toBe('ran');
+    expect(rows.get('cat .env | grep TOKEN')).toBe('denied (rule)');
+    expect(rows.get('rm -rf /')).toBe('denied (guard)');
+    expect(rows.get('Edit src/app.js')).toBe('approved, ran');
+    expect(run.stdout).toMatch(/\d+ allowed commands did not run: bubblewrap cannot run here/);
+    expect(run.stdout).toContain('verify: intact, 32 records');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('runs every scripted call through the pipeline, stops the dangerous ones, and leaves a log that verifies', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-test-'));
     const run = await runCli(['demo', '--dir', dir, '--no-color']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
 
-    const rows = new Map<string, string>();
-    for (const line of run.stdout.split('\n')) {
-      const m = /^(\d+)\s+\S+\s+(.{44}) (.{18}) /.exec(line);
-      if (m) rows.set(m[2]!.trim(), m[3]!.trim());
-    }
+    const rows = outcomes(run.stdout);
     expect(rows.size).toBe(32);
     const outcome = (call: string) => rows.get(call);
     expect(outcome('ls -la')).toBe('ran');
