@@ -1,4 +1,6 @@
+import type { SubcommandOptions } from './catalogue/entry.js';
 import { REGISTRY } from './catalogue/index.js';
+import { optionId } from './catalogue/interpret.js';
 
 /**
  * Every spelling an option word of a command amounts to, for deny and ask rules that name an
@@ -8,8 +10,8 @@ import { REGISTRY } from './catalogue/index.js';
  * `:main` deletes). Abbreviated long options (`--forc`) are the matcher's to read: it knows the
  * option the rule names. An over-reading here can only make a deny or ask rule match more.
  *
- * Option names come from catalogue entries (their getopt forms, `'o|output='`) and, for the
- * families not converted yet, from SUBCOMMAND_OPTIONS below.
+ * Option names come from catalogue entries: their getopt forms (`'o|output='`), and for a
+ * subcommand (`git push`) the entry's subcommandOptions.
  */
 export interface OptionSpellings {
   /** For each word, what it spells as options (empty for an operand). */
@@ -18,61 +20,6 @@ export interface OptionSpellings {
   readonly implied: readonly string[];
 }
 
-/** Option names of subcommands of families still hand-written: groups of one option's spellings. */
-const SUBCOMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  'git push': ['f|force', 'd|delete', 'u|set-upstream', 'n|dry-run', 'q|quiet', 'v|verbose'],
-  'git fetch': ['f|force', 'p|prune', 'P|prune-tags', 'n|dry-run', 'q|quiet', 'v|verbose', 'a|append'],
-  'git pull': ['f|force', 'p|prune', 'n|dry-run', 'q|quiet', 'v|verbose', 'r|rebase'],
-  'git branch': [
-    'd|delete',
-    'f|force',
-    'm|move',
-    'c|copy',
-    'r|remotes',
-    'a|all',
-    'q|quiet',
-    'v|verbose',
-    'l|list',
-  ],
-  'git tag': ['d|delete', 'f|force', 'a|annotate', 's|sign', 'm|message', 'l|list', 'v|verify'],
-  'git clean': ['f|force', 'n|dry-run', 'q|quiet', 'i|interactive', 'e|exclude'],
-  'git checkout': ['f|force', 'q|quiet', 'm|merge', 'p|patch', 't|track'],
-  'git switch': [
-    'f|force|discard-changes',
-    'c|create',
-    'C|force-create',
-    'd|detach',
-    'q|quiet',
-    'm|merge',
-    't|track',
-  ],
-  'git restore': ['s|source', 'S|staged', 'W|worktree', 'p|patch', 'q|quiet', 'm|merge'],
-  'git rm': ['f|force', 'n|dry-run', 'q|quiet'],
-  'git commit': [
-    'a|all',
-    'm|message',
-    'n|no-verify',
-    'q|quiet',
-    'v|verbose',
-    's|signoff',
-    'F|file',
-    'C|reuse-message',
-  ],
-  'git stash': ['q|quiet', 'p|patch', 'u|include-untracked', 'a|all', 'k|keep-index', 'm|message'],
-  'git worktree': ['f|force'],
-  'git submodule': ['f|force', 'q|quiet'],
-  rm: ['f|force', 'r|R|recursive', 'i', 'I', 'd|dir', 'v|verbose'],
-};
-
-/** Short options that stand for more than one long option. */
-const COMPOUND: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  'git branch': {
-    D: ['-d', '--delete', '-f', '--force'],
-    M: ['-m', '--move', '-f', '--force'],
-    C: ['-c', '--copy', '-f', '--force'],
-  },
-};
-
 type Groups = ReadonlyMap<string, readonly string[]>;
 const groupCache = new Map<string, Groups | null>();
 
@@ -80,26 +27,35 @@ const groupCache = new Map<string, Groups | null>();
 function groupsOf(key: string): Groups | undefined {
   const cached = groupCache.get(key);
   if (cached !== undefined) return cached ?? undefined;
-  const specs = SUBCOMMAND_OPTIONS[key] ?? (key.includes(' ') ? undefined : catalogueOptions(key));
+  const [name, sub] = key.split(' ') as [string, string | undefined];
+  const options = sub === undefined ? catalogueOptions(name) : subcommandOptions(name, sub);
   let groups: Map<string, readonly string[]> | null = null;
-  if (specs !== undefined) {
+  if (options !== undefined) {
     groups = new Map();
-    for (const spec of specs) {
+    const byId = new Map<string, readonly string[]>();
+    for (const spec of options.options) {
       const names = spec.replace(/[=?]$/, '').split('|');
       const spelled = names.map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
       for (const s of spelled) groups.set(s, spelled);
+      byId.set(optionId(spec), spelled);
     }
-    for (const [letter, spellings] of Object.entries(COMPOUND[key] ?? {}))
-      groups.set(`-${letter}`, [`-${letter}`, ...spellings]);
+    for (const [letter, ids] of Object.entries(options.compound ?? {}))
+      groups.set(`-${letter}`, [`-${letter}`, ...ids.flatMap((id) => byId.get(id) ?? NONE)]);
   }
   if (groupCache.size > 1000) groupCache.clear();
   groupCache.set(key, groups);
   return groups ?? undefined;
 }
 
-function catalogueOptions(name: string): readonly string[] | undefined {
+function catalogueOptions(name: string): SubcommandOptions | undefined {
   const options = REGISTRY.entry(name)?.options;
-  return options === undefined ? undefined : Object.keys(options);
+  return options === undefined ? undefined : { options: Object.keys(options) };
+}
+
+/** A subcommand's option names (`git push`), when the command's entry lists them. */
+function subcommandOptions(name: string, sub: string): SubcommandOptions | undefined {
+  const all = REGISTRY.entry(name)?.subcommandOptions;
+  return all !== undefined && Object.hasOwn(all, sub) ? all[sub] : undefined;
 }
 
 const NONE: readonly string[] = [];
@@ -111,7 +67,8 @@ const NONE: readonly string[] = [];
  */
 export function optionSpellings(words: readonly string[], all: readonly string[] = words): OptionSpellings {
   const sub = words.length > 1 ? `${words[0]} ${words[1]}` : undefined;
-  const key = sub !== undefined && SUBCOMMAND_OPTIONS[sub] !== undefined ? sub : (words[0] ?? '');
+  const key =
+    sub !== undefined && subcommandOptions(words[0]!, words[1]!) !== undefined ? sub : (words[0] ?? '');
   const groups = groupsOf(key);
   const perWord: (readonly string[])[] = [];
   let ended = false;
@@ -132,12 +89,16 @@ export function optionSpellings(words: readonly string[], all: readonly string[]
 
 /** `git branch -d -f` is `-D`: a compound letter whose parts are all there. */
 function compoundsOf(key: string, perWord: readonly (readonly string[])[]): string[] {
-  const compound = COMPOUND[key];
-  if (compound === undefined) return [];
+  const groups = groupsOf(key);
+  const [name, sub] = key.split(' ') as [string, string | undefined];
+  const compound = sub === undefined ? undefined : subcommandOptions(name, sub)?.compound;
+  if (compound === undefined || groups === undefined) return [];
   const has = (s: string) => perWord.some((p) => p.includes(s));
   const out: string[] = [];
-  for (const [letter, spellings] of Object.entries(compound))
+  for (const letter of Object.keys(compound)) {
+    const spellings = (groups.get(`-${letter}`) ?? NONE).slice(1);
     if (spellings.filter((x) => x.startsWith('--')).every(has)) out.push(`-${letter}`);
+  }
   return out;
 }
 

@@ -27,7 +27,20 @@ export interface CatalogueEntry {
   readonly unknownOptions: 'fail' | 'harmless';
   readonly parse?: Omit<ParseOptions, 'dangerous'>;
   readonly traits?: readonly Trait[];
+  /**
+   * The options of subcommands (git push, git branch, ...) a deny or ask rule may name
+   * (`Bash(git push --force *)`), so every spelling of one matches it: getopt forms, and
+   * `compound` letters that stand for several options at once (`git branch -D` is `--delete
+   * --force`). Spellings only: what a subcommand does is its shape's analyzer's.
+   */
+  readonly subcommandOptions?: Readonly<Record<string, SubcommandOptions>>;
   readonly examples: Examples;
+}
+
+export interface SubcommandOptions {
+  readonly options: readonly string[];
+  /** A letter and the options (ids) it stands for together. */
+  readonly compound?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Example lines, by the verdict the classifier must give each (checked by a test over the whole catalogue). */

@@ -79,6 +79,17 @@ function checkEntry(e: CatalogueEntry, problems: string[]): void {
     ids.add(id);
   }
   for (const t of e.traits ?? []) if (!isTrait(t)) problems.push(`${at}: unknown trait "${String(t)}"`);
+  for (const [sub, so] of Object.entries(e.subcommandOptions ?? {})) {
+    const subIds = new Set<string>();
+    for (const spec of so.options) {
+      if (!SPEC_FORM.test(spec)) problems.push(`${at} ${sub}: option "${spec}" is not in getopt form`);
+      subIds.add(optionId(spec));
+    }
+    for (const [letter, parts] of Object.entries(so.compound ?? {}))
+      for (const id of parts)
+        if (!subIds.has(id))
+          problems.push(`${at} ${sub}: -${letter} stands for "${id}", which is not listed`);
+  }
   const shape = e.shape;
   const named = shape && SHAPES.includes(shape.kind) ? handledBy(shape) : [];
   if (shape?.kind === 'escape' || shape?.kind === 'hand-written') {

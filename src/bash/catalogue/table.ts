@@ -23,6 +23,8 @@ export interface CatalogueRow {
   readonly unknownOptions: 'fail' | 'harmless';
   readonly traits: readonly string[];
   readonly options: readonly OptionRow[];
+  /** Spellings of subcommands' options that rules may name (`git push -f/--force`); what they do is the analyzer's. */
+  readonly subcommandOptions?: Readonly<Record<string, readonly (readonly string[])[]>>;
   readonly examples: Examples;
 }
 
@@ -101,6 +103,21 @@ function row(e: CatalogueEntry, group: string): CatalogueRow {
     unknownOptions: e.unknownOptions,
     traits: e.traits ?? [],
     options: Object.entries(e.options ?? {}).map(([spec, effect]) => optionRow(spec, effect)),
+    ...(e.subcommandOptions
+      ? {
+          subcommandOptions: Object.fromEntries(
+            Object.entries(e.subcommandOptions).map(([sub, so]) => [
+              sub,
+              [
+                ...so.options.map((spec) => optionRow(spec, 'harmless').spellings),
+                ...Object.entries(so.compound ?? {}).map(([letter, ids]) => [
+                  `-${letter} (${ids.map((id) => (id.length === 1 ? `-${id}` : `--${id}`)).join(' ')})`,
+                ]),
+              ],
+            ]),
+          ),
+        }
+      : {}),
     examples: e.examples,
   };
 }
@@ -141,6 +158,8 @@ export function renderCatalogue(table: CatalogueTable): string {
     }
     if (harmless.length > 0)
       out.push(`    harmless: ${harmless.map((o) => o.spellings.join('/')).join(' ')}`);
+    for (const [sub, spellings] of Object.entries(r.subcommandOptions ?? {}))
+      out.push(`  ${r.name} ${sub} options rules may name: ${spellings.map((s) => s.join('/')).join(' ')}`);
     const ex = r.examples;
     for (const [label, lines] of [
       ['read-only', ex.readOnly],

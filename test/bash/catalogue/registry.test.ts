@@ -49,6 +49,17 @@ describe('buildRegistry', () => {
     expect(problems([entry(shape)])).toEqual(['entry frob: unknown shape "magic"']);
   });
 
+  it("refuses a subcommand's malformed option name, or a compound letter standing for an unlisted one", () => {
+    const subs = (o: CatalogueEntry['subcommandOptions']) => problems([entry({ subcommandOptions: o })]);
+    expect(subs({ push: { options: ['f|force'], compound: { F: ['force'] } } })).toEqual([]);
+    expect(subs({ push: { options: ['--force'] } })).toEqual([
+      'entry frob push: option "--force" is not in getopt form',
+    ]);
+    expect(subs({ branch: { options: ['d|delete'], compound: { D: ['delete', 'force'] } } })).toEqual([
+      'entry frob branch: -D stands for "force", which is not listed',
+    ]);
+  });
+
   it('refuses an entry without examples, a malformed option, or a shape naming an unlisted option', () => {
     expect(problems([entry({ examples: {} })])).toEqual(['entry frob: no examples']);
     expect(problems([entry({ options: { '--output': 'writes' } })])).toEqual([

@@ -1,6 +1,7 @@
 import { gitConfigEffect } from '../../commands/git-config.js';
 import { subContext } from '../../commands/spec.js';
 import type { CatalogueEntry } from '../entry.js';
+import { GIT_SUBCOMMAND_OPTIONS } from './option-names.js';
 import { runAlias, SUBCOMMANDS } from './subcommands.js';
 
 /**
@@ -43,6 +44,7 @@ export const GIT: CatalogueEntry = {
   },
   unknownOptions: 'fail',
   parse: { permute: false },
+  subcommandOptions: GIT_SUBCOMMAND_OPTIONS,
   shape: {
     kind: 'escape',
     why: 'about 150 subcommands, each with its own options; configuration keys and aliases that run programs',
