@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { describe } from '../audit/error.js';
 import { readPublicKeyFile } from '../audit/key-file.js';
 import type { FlipGroup, ReplayReport, RuleFlipGroup, ScanProgress } from '../audit/replay.js';
@@ -7,15 +7,18 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
+import { fileProgress, logFilesOf } from './log-files.js';
 import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
 
-const HELP = `usage: toolgate replay LOG [--policy F]... [--mode M] [--fail-on loosen|any] [--json]
+const HELP = `usage: toolgate replay LOG... [--policy F]... [--mode M] [--fail-on loosen|any] [--json]
                       [--checkpoint FILE] [--public-key FILE] [--no-verify]
 
 Re-decides every record of a decision log under a candidate policy and reports the decisions
 that would change ("flips": allow->deny, deny->allow, ask->allow, ...), by kind, tool and rule,
 with sample records. A flip toward allow (deny->ask, deny->allow, ask->allow) loosens; any
-other tightens. Reads only; never writes anything.
+other tightens. Reads only; never writes anything. Many LOGs, or a directory (every *.jsonl
+below it: a fleet's logs), are each replayed and reported (with --json, one report per line),
+then the totals over all of them.
 
   --policy F          the candidate policy (repeatable, first is highest); default: as "check"
   --mode M            decide every record in mode M instead of the mode it was asked in
@@ -50,8 +53,13 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     io.stdout.write(HELP);
     return 0;
   }
-  if (positionals.length !== 1)
-    throw new UsageError(positionals.length === 0 ? 'missing LOG' : 'give exactly one LOG');
+  if (positionals.length === 0) throw new UsageError('missing LOG');
+  const logs = logFilesOf(positionals, io.cwd);
+  if (logs.length > 1 && values.checkpoint !== undefined)
+    throw new UsageError(
+      `--checkpoint belongs to one log, and ${logs.length} were given`,
+      'replay that log alone',
+    );
   const failOn = values['fail-on'];
   if (failOn !== undefined && failOn !== 'loosen' && failOn !== 'any')
     throw new UsageError(`--fail-on takes "loosen" or "any" (got "${failOn}")`);
@@ -75,30 +83,49 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     throw err;
   }
   const { ReplayError, replayLog } = await import('../audit/replay.js');
-  const log = resolve(io.cwd, positionals[0]!);
-  const progress = progressBar(io.stderr);
-  let report: ReplayReport;
-  try {
-    report = await replayLog(log, policy, {
-      ...(mode !== undefined && { mode }),
-      verify: !noVerify,
-      ...(values.checkpoint !== undefined && { checkpointPath: resolve(io.cwd, values.checkpoint) }),
-      ...(publicKey !== undefined && { publicKey }),
-      ...(progress !== undefined && { onProgress: progress.update }),
-    });
-  } catch (err) {
-    if (err instanceof ReplayError) {
-      io.stderr.write(`toolgate replay: ${visible(err.message)}\n`);
-      return 2;
+  const files = fileProgress(io.stderr, 'replaying', logs.length);
+  const totals = { logs: 0, records: 0, compared: 0, flipped: 0, loosened: 0, tightened: 0 };
+  let refused = 0;
+  for (const [i, log] of logs.entries()) {
+    files.at(i, log);
+    const named = positionals.length === 1 && log === resolve(io.cwd, positionals[0]!);
+    const name = named ? positionals[0]! : relative(io.cwd, log) || log;
+    const progress = logs.length === 1 ? progressBar(io.stderr) : undefined;
+    let report: ReplayReport;
+    try {
+      report = await replayLog(log, policy, {
+        ...(mode !== undefined && { mode }),
+        verify: !noVerify,
+        ...(values.checkpoint !== undefined && { checkpointPath: resolve(io.cwd, values.checkpoint) }),
+        ...(publicKey !== undefined && { publicKey }),
+        ...(progress !== undefined && { onProgress: progress.update }),
+      });
+    } catch (err) {
+      if (err instanceof ReplayError) {
+        io.stderr.write(`toolgate replay: ${visible(err.message)}\n`);
+        refused++;
+        continue;
+      }
+      throw err;
+    } finally {
+      progress?.done();
     }
-    throw err;
-  } finally {
-    progress?.done();
+    totals.logs++;
+    for (const k of ['records', 'compared', 'flipped', 'loosened', 'tightened'] as const)
+      totals[k] += report[k];
+    if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+    else io.stdout.write(`${i > 0 ? '\n' : ''}${summary(report, name)}`);
   }
-  if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else io.stdout.write(summary(report, positionals[0]!));
-  if (failOn === 'any' && report.flipped > 0) return 1;
-  if (failOn === 'loosen' && report.loosened > 0) return 1;
+  files.done();
+  if (logs.length > 1) {
+    const line = `${n(logs.length)} log(s): ${n(totals.records)} record(s), ${n(totals.flipped)} of ${n(totals.compared)} decision(s) would change (${n(totals.loosened)} loosen, ${n(totals.tightened)} tighten)${refused > 0 ? `; ${n(refused)} log(s) could not be replayed` : ''}\n`;
+    if (values.json) io.stderr.write(line);
+    else io.stdout.write(`\n${line}`);
+  }
+  // A log that could not be replayed is not a pass: an audit must not look clean for it.
+  if (refused > 0) return 2;
+  if (failOn === 'any' && totals.flipped > 0) return 1;
+  if (failOn === 'loosen' && totals.loosened > 0) return 1;
   return 0;
 }
 

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { checkpointPathOf, verifyingKeyOf } from '../audit/checkpoint.js';
 import { describe } from '../audit/error.js';
 import { type VerifyResult, verifyLog } from '../audit/verify.js';
@@ -9,13 +9,15 @@ import { readWitness, type Witness } from '../audit/witness.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
+import { fileProgress, logFilesOf } from './log-files.js';
 
-const HELP = `usage: toolgate verify LOG [--checkpoint FILE] [--public-key FILE] [--witness FILE|URL [--witness-log HOST:PATH]] [--deep] [--json]
+const HELP = `usage: toolgate verify LOG... [--checkpoint FILE] [--public-key FILE] [--witness FILE|URL [--witness-log HOST:PATH]] [--deep] [--json]
 
 Checks that a decision log's hash chain is intact. If it is not, names the first bad record
 and what is wrong with it: edited, inserted, removed, reordered, truncated, not-json,
 newer-version, rewritten, unwitnessed (or missing, empty, checkpoint, witness). Reads only;
-never writes anything.
+never writes anything. Many LOGs, or a directory (every *.jsonl below it: a fleet's logs), are
+each verified against their own checkpoint, with a count of intact and broken logs at the end.
 
   --checkpoint FILE   the log's checkpoint (default LOG.checkpoint, which every toolgate command
                       that writes LOG keeps): without one, records cut off the end go unnoticed
@@ -45,11 +47,49 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
     io.stdout.write(HELP);
     return 0;
   }
-  if (positionals.length !== 1)
-    throw new UsageError(positionals.length === 0 ? 'missing LOG' : 'give exactly one LOG');
-  const log = resolve(io.cwd, positionals[0]!);
+  if (positionals.length === 0) throw new UsageError('missing LOG');
+  const logs = logFilesOf(positionals, io.cwd);
+  if (logs.length > 1 && (values.checkpoint !== undefined || values.witness !== undefined))
+    throw new UsageError(
+      `${values.checkpoint !== undefined ? '--checkpoint' : '--witness'} belongs to one log, and ${logs.length} were given`,
+      'verify that log alone',
+    );
   if (values['witness-log'] !== undefined && values.witness === undefined)
     throw new UsageError('--witness-log picks entries of a witness: give --witness too');
+  const publicKey =
+    values['public-key'] === undefined ? undefined : await readKey(resolve(io.cwd, values['public-key']));
+  const progress = fileProgress(io.stderr, 'verifying', logs.length);
+  let bad = 0;
+  for (const [i, log] of logs.entries()) {
+    progress.at(i, log);
+    const named = positionals.length === 1 && log === resolve(io.cwd, positionals[0]!);
+    const name = named ? positionals[0]! : relative(io.cwd, log) || log;
+    const ok = await verifyOne(log, name, values, publicKey, io);
+    if (!ok) bad++;
+  }
+  progress.done();
+  if (logs.length > 1) {
+    const line = `${logs.length} log(s): ${logs.length - bad} intact, ${bad} not intact or not verifiable\n`;
+    if (values.json) io.stderr.write(line);
+    else (bad > 0 ? io.stderr : io.stdout).write(line);
+  }
+  return bad === 0 ? 0 : 1;
+}
+
+async function verifyOne(
+  log: string,
+  name: string,
+  values: {
+    checkpoint?: string;
+    'public-key'?: string;
+    witness?: string;
+    'witness-log'?: string;
+    deep?: boolean;
+    json?: boolean;
+  },
+  publicKey: KeyObject | undefined,
+  io: CliIO,
+): Promise<boolean> {
   // The writers' checkpoint, when it is there; with a public key (and no witness) it must be.
   const beside = checkpointPathOf(log);
   const checkpointPath =
@@ -58,9 +98,6 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
       : (values['public-key'] !== undefined && values.witness === undefined) || existsSync(beside)
         ? beside
         : undefined;
-  const publicKey =
-    values['public-key'] === undefined ? undefined : await readKey(resolve(io.cwd, values['public-key']));
-
   let result: VerifyResult | undefined;
   let witness: Witness | undefined;
   if (values.witness !== undefined) {
@@ -79,8 +116,8 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
     deep: values.deep === true,
   });
   if (values.json) io.stdout.write(`${JSON.stringify({ log, ...result })}\n`);
-  else report(io, positionals[0]!, result, checkpointPath !== undefined || witness !== undefined);
-  return result.ok ? 0 : 1;
+  else report(io, name, result, checkpointPath !== undefined || witness !== undefined);
+  return result.ok;
 }
 
 async function readKey(path: string): Promise<KeyObject> {

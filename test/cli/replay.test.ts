@@ -217,6 +217,35 @@ describe('toolgate replay', () => {
     });
   });
 
+  it('replays many logs and every *.jsonl below a directory, with totals; a broken one is not a pass', async () => {
+    mkdirSync(join(dir, 'fleet', 'a'), { recursive: true });
+    mkdirSync(join(dir, 'fleet', 'b'), { recursive: true });
+    await decidedLog(join(dir, 'fleet', 'a', 'd.jsonl'), await policy(), 24);
+    await decidedLog(join(dir, 'fleet', 'b', 'd.jsonl'), await policy(), 12);
+    const r = await toolgate(['fleet', '--policy', 'loosen.yaml', '--fail-on', 'loosen']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Replayed 24 record\(s\) of fleet\/a\/d\.jsonl/);
+    expect(r.stdout).toMatch(/Replayed 12 record\(s\) of fleet\/b\/d\.jsonl/);
+    expect(r.stdout).toMatch(
+      /2 log\(s\): 36 record\(s\), 6 of 36 decision\(s\) would change \(6 loosen, 0 tighten\)/,
+    );
+    const json = await toolgate(['log.jsonl', 'fleet', '--policy', 'old.yaml', '--json']);
+    expect(json.code).toBe(0);
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).records),
+    ).toEqual([24, 24, 12]);
+    const lines = readLines(join(dir, 'fleet', 'b', 'd.jsonl'));
+    lines.splice(2, 1);
+    writeLines(join(dir, 'fleet', 'b', 'd.jsonl'), lines);
+    const broken = await toolgate(['fleet', '--policy', 'old.yaml', '--fail-on', 'any']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/fleet\/b\/d\.jsonl: removed/);
+    expect(broken.stdout).toMatch(/1 log\(s\) could not be replayed/);
+  });
+
   describe('usage errors exit 2', () => {
     it.each([
       [[]],

@@ -152,7 +152,8 @@ describe('toolgate verify', () => {
   describe('usage errors exit 2', () => {
     it.each([
       [[]],
-      [['a.jsonl', 'b.jsonl']],
+      // Many logs are verified one by one now (a fleet's logs); one checkpoint cannot cover them.
+      [['a.jsonl', 'b.jsonl', '--checkpoint', 'a.cp']],
       [['log.jsonl', '--public-key', 'key.pub']],
       [['log.jsonl', '--bogus']],
       [['log.jsonl', '--checkpoint']],
@@ -222,5 +223,40 @@ describe('toolgate verify', () => {
     }
     const bad = await toolgate('log.jsonl', '--witness', 'no-such.jsonl');
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/witness: cannot read witness/) });
+  });
+
+  it('verifies many logs, and every *.jsonl below a directory, each with its own checkpoint', async () => {
+    const { mkdirSync } = await import('node:fs');
+    for (const host of ['host-a', 'host-b', 'host-c'])
+      mkdirSync(join(dir, 'fleet', host), { recursive: true });
+    const at = (h: string) => join(dir, 'fleet', h, 'decisions.jsonl');
+    await writeLog(at('host-a'), 3, { checkpointPath: `${at('host-a')}.checkpoint` });
+    await writeLog(at('host-b'), 5, { checkpointPath: `${at('host-b')}.checkpoint` });
+    await writeLog(at('host-c'), 2, { checkpointPath: `${at('host-c')}.checkpoint` });
+    const all = await toolgate('fleet');
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    expect(all.stdout).toMatch(/fleet\/host-a\/decisions\.jsonl: intact, 3 record/);
+    expect(all.stdout).toMatch(/fleet\/host-c\/decisions\.jsonl: intact, 2 record/);
+    expect(all.stdout).toMatch(/3 log\(s\): 3 intact, 0 not intact/);
+    // One host's tail cut: its own checkpoint finds it, the others still verify.
+    writeLines(at('host-b'), readLines(at('host-b')).slice(0, 3));
+    const cut = await toolgate('fleet/host-a/decisions.jsonl', 'fleet', '--json');
+    expect(cut.code).toBe(1);
+    const lines = cut.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.log.slice(dir.length + 1), l.ok, l.kind])).toEqual([
+      ['fleet/host-a/decisions.jsonl', true, undefined],
+      ['fleet/host-b/decisions.jsonl', false, 'truncated'],
+      ['fleet/host-c/decisions.jsonl', true, undefined],
+    ]);
+    expect(cut.stderr).toMatch(/3 log\(s\): 2 intact, 1 not intact/);
+    mkdirSync(join(dir, 'empty'));
+    expect(await toolgate('empty')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/holds no \*\.jsonl/),
+    });
+    expect(await toolgate('fleet', '--checkpoint', 'x')).toMatchObject({ code: 2 });
   });
 });
