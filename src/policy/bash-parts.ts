@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { CommandReport, LineAnalysis } from '../bash/analyze.js';
 import type { CwdSet } from '../bash/command-line.js';
 import type { TreeRead, WriteHow } from '../bash/commands/spec.js';
@@ -6,6 +5,7 @@ import { variableRisk } from '../bash/environment.js';
 import { isDynamic, type Word } from '../bash/word.js';
 import type { FileSystemView } from './fs-view.js';
 import { hostOf, normalizeHost } from './match/domain.js';
+import { resolvePlain } from './plain-path.js';
 import { absolutePath } from './workspace.js';
 
 /**
@@ -98,12 +98,14 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
     const name = first === undefined ? '' : commandName(first);
     const texts = words.map((w, i) => (i === 0 && !isDynamic(w) ? name : isDynamic(w) ? w.raw : w.value));
     const firstDynamic = words.findIndex((w) => isDynamic(w));
-    const forms = ruleForms(texts).map((idx) => ({
-      text: idx.map((i) => texts[i]).join(' '),
+    const denyText = texts.join(' ');
+    // The first form is every word, as they are: its text is the command's.
+    const forms = ruleForms(texts).map((idx, n) => ({
+      text: n === 0 ? denyText : idx.map((i) => texts[i]).join(' '),
       dynamicAt: idx.findIndex((i) => isDynamic(words[i]!)),
       idx,
     }));
-    const byText = new Map(forms.map((f) => [f.text, f.idx.map((i) => texts[i]!)]));
+    const byText = new Map(forms.map((f, n) => [f.text, n === 0 ? texts : f.idx.map((i) => texts[i]!)]));
     const cwds = resolveCwds(report.cwd, cwd, fs.home);
     const resolve = (w: Word): PathRef => ({ raw: w.raw, paths: resolveWord(w, cwds, fs) });
     return {
@@ -113,7 +115,7 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
         words.map((w) => w.raw).join(' ') ||
         analysis.line.source.slice(report.start, report.end).trim() ||
         '(redirection)',
-      denyText: texts.join(' '),
+      denyText,
       denyTexts: [...byText.keys()],
       denyWords: [...byText.values()],
       words: texts,
@@ -129,7 +131,7 @@ export function bashParts(analysis: LineAnalysis, cwd: string, fs: FileSystemVie
             ),
         ),
       ],
-      allowText: (firstDynamic < 0 ? texts : texts.slice(0, firstDynamic)).join(' '),
+      allowText: firstDynamic < 0 ? denyText : texts.slice(0, firstDynamic).join(' '),
       dynamicTail: firstDynamic >= 0,
       dynamicName: firstDynamic === 0,
       harmlessEnv: report.env.every(
@@ -162,6 +164,9 @@ const MAX_LEADING_OPTIONS = 16;
  */
 function ruleForms(texts: readonly string[]): number[][] {
   const all = texts.map((_, i) => i);
+  // Most commands have no option before their first operand: every word is the only form.
+  const second = texts[1];
+  if (second === undefined || second === '-' || !second.startsWith('-')) return [all];
   const starts = new Set<number>();
   const seen = new Set<number>();
   const stack = [1];
@@ -224,7 +229,7 @@ export function resolveWord(
         const matches = fs.glob(candidate, base);
         if (matches === undefined) return undefined;
         out.push(...matches);
-      } else out.push(path.resolve(base, candidate));
+      } else out.push(resolvePlain(base, candidate));
     }
   }
   return [...new Set(out)];

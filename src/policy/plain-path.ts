@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * An absolute, normalized path other than `/`, without a trailing slash: one that is its
  * parent's path plus a name.
@@ -17,4 +19,19 @@ export function isPlain(p: string): boolean {
     start = end + 1;
   }
   return true;
+}
+
+/**
+ * path.resolve(base, p) for an absolute `base`, without it where both are plain already (a
+ * plain `base`, and `p` plain itself or names without `.`, `..` or empty ones): most operands
+ * a decision resolves are such names (`README.md`, `src/app.ts`), and path.resolve was a fair
+ * part of what resolving them cost.
+ */
+export function resolvePlain(base: string, p: string): string {
+  if (p.charCodeAt(0) === 47 /* / */) return isPlain(p) ? p : path.resolve(p);
+  if (p === '' || !isPlain(base)) return path.resolve(base, p);
+  // A command that runs where the line starts (no `cd` before it) runs in `.`.
+  if (p === '.') return base;
+  const joined = `${base}/${p}`;
+  return isPlain(joined) ? joined : path.resolve(base, p);
 }

@@ -144,6 +144,7 @@ interface DenyGlobs {
 }
 
 const globCache = new WeakMap<CompiledPolicy, Map<string, DenyGlobs>>();
+const lastGlobs = new WeakMap<CompiledPolicy, { root: string; home: string; globs: DenyGlobs }>();
 
 /** The deny globs depend only on the policy and the anchors: computed once per workspace. */
 function denyGlobs(policy: CompiledPolicy, root: string, home: string): DenyGlobs {
@@ -152,9 +153,15 @@ function denyGlobs(policy: CompiledPolicy, root: string, home: string): DenyGlob
     byAnchors = new Map();
     globCache.set(policy, byAnchors);
   }
+  // Decisions in a row mostly share their workspace: the last answer is at hand without a key.
+  const last = lastGlobs.get(policy);
+  if (last !== undefined && last.root === root && last.home === home) return last.globs;
   const key = `${root}\0${home}`;
   const cached = byAnchors.get(key);
-  if (cached) return cached;
+  if (cached) {
+    lastGlobs.set(policy, { root, home, globs: cached });
+    return cached;
+  }
   const s = policy.sandbox;
   const anchors = (policyRoot: string) => ({ cwd: root, home, policyRoot });
   const globs = (entries: readonly { pattern: string; policyRoot: string }[]) =>
@@ -176,5 +183,6 @@ function denyGlobs(policy: CompiledPolicy, root: string, home: string): DenyGlob
   if (byAnchors.size > 64) byAnchors.clear();
   const out = { readDeny: Object.freeze(readDeny), writeDeny: Object.freeze(writeDeny) };
   byAnchors.set(key, out);
+  lastGlobs.set(policy, { root, home, globs: out });
   return out;
 }

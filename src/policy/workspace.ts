@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CompiledPolicy } from './compile.js';
 import type { FileSystemView } from './fs-view.js';
-import { isPlain } from './plain-path.js';
+import { isPlain, resolvePlain } from './plain-path.js';
 
 /**
  * The directories a request may work in without asking: the policy's workspace roots (or the
@@ -78,5 +78,5 @@ function resolveDir(dir: string, cwd: string, home: string): string {
 export function absolutePath(p: string, cwd: string, home: string): string {
   if (p === '~') return home;
   if (p.startsWith('~/')) return path.join(home, p.slice(2));
-  return path.resolve(cwd, p);
+  return resolvePlain(cwd, p);
 }

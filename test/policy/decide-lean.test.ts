@@ -196,11 +196,14 @@ describe('DecisionFs', () => {
     );
   });
 
-  it('resolves as the view it wraps does, one lstat per path: links, dangling links, files on the way, missing paths (property)', () => {
+  it('resolves as the view it wraps does, one lstat per path: links, dangling links, loops, a link to .., files on the way, missing paths (property)', () => {
     // src/a.ts/x has a file on the way; hooks and dangling lead nowhere; dir-link and ws-link to directories.
     w.link('dangling', 'no-such-target');
     w.link('dir-link', 'src');
-    const names = [...NAMES, 'dangling', 'dir-link', 'x', '..', '.', ''];
+    w.link('loop1', 'loop2');
+    w.link('loop2', 'loop1');
+    fs.symlinkSync('..', w.at('src/up'));
+    const names = [...NAMES, 'dangling', 'dir-link', 'loop1', 'up', 'x', '..', '.', ''];
     const pathOf = fc
       .array(fc.constantFrom(...names), { maxLength: 5 })
       .map((ns) => `${w.base}/${ns.join('/')}`);
