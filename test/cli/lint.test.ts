@@ -132,6 +132,9 @@ describe('toolgate lint', () => {
 
   it('prints its help with --help', async () => {
     const r = await toolgate(['--help']);
-    expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/^usage: toolgate lint POLICY/) });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^usage: toolgate lint \[POLICY \| DIR\]/),
+    });
   });
 });
