@@ -30,6 +30,8 @@ export interface FlipSample {
   /** What the request acted on: the command, path or URL (the agent's text). */
   subject: string;
   sessionId?: string;
+  /** The log (or corpus) it came from, when more than one was read. */
+  log?: string;
   from: Side;
   to: Side;
   direction: Direction;
@@ -63,6 +65,8 @@ export interface Comparison {
   from: Side;
   to: Side;
   redacted: boolean;
+  /** Where the record came from, when there are many sources (diff-policy). */
+  log?: string;
 }
 
 export function directionOf(from: Behavior, to: Behavior): Direction {
@@ -102,6 +106,7 @@ export class FlipTally {
       tool: c.record.request.tool,
       subject: subjectOf(c.record.request.tool, c.record.request.input),
       ...(c.record.sessionId !== undefined && { sessionId: c.record.sessionId }),
+      ...(c.log !== undefined && { log: c.log }),
       from: sideOf(c.from),
       to: sideOf(c.to),
       direction,

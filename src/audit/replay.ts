@@ -255,7 +255,7 @@ const MEMO_LIMIT = 20_000;
  * 100k records: distinct ones ~67k -> ~83k records/s without it, twelve requests repeated
  * ~155k -> ~105k).
  */
-function decideOnce(
+export function decideOnce(
   request: ToolRequest,
   policy: CompiledPolicy,
   fs: FileSystemView,

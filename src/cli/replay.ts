@@ -180,20 +180,20 @@ function summary(r: ReplayReport, logName: string): string {
   return `${out.join('\n')}\n`;
 }
 
-function seqs(g: FlipGroup): string {
+export function seqs(g: FlipGroup): string {
   return `${g.samples.map((s) => s.seq).join(', ')}${g.count > g.samples.length ? ', …' : ''}`;
 }
 
-function split(g: FlipGroup): string {
+export function split(g: FlipGroup): string {
   return [g.loosen > 0 && `${n(g.loosen)} loosen`, g.tighten > 0 && `${n(g.tighten)} tighten`]
     .filter(Boolean)
     .join(', ');
 }
 
-function ruleGroup(g: RuleFlipGroup): string[] {
+export function ruleGroup(g: RuleFlipGroup, cwd?: string): string[] {
   const lines = [`  ${n(g.count).padStart(7)}  ${visible(g.from)}`, `           -> ${visible(g.to)}`];
   for (const s of g.samples) {
-    const mark = s.redacted ? '  [redacted]' : '';
+    const mark = `${s.redacted ? '  [redacted]' : ''}${s.log === undefined ? '' : `  (${cwd === undefined ? s.log : relative(cwd, s.log) || s.log})`}`;
     lines.push(
       `           seq ${String(s.seq).padEnd(6)} ${visible(s.tool).padEnd(10)} ${s.from.behavior} -> ${s.to.behavior}  ${visible(s.subject)}${mark}`,
     );

@@ -60,6 +60,11 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
       summary: 'replay a decision log under a candidate policy: which decisions would change, and how',
       load: async () => (await import('./replay.js')).replayCommand,
     },
+    'diff-policy': {
+      summary:
+        'before a rollout: decide logged or listed requests under two policies, list what loosens or tightens',
+      load: async () => (await import('./diff-policy.js')).diffPolicyCommand,
+    },
     test: {
       summary: "run a policy's own tests against the whole merged policy; report failures and rule coverage",
       load: async () => (await import('./test.js')).testCommand,
