@@ -157,13 +157,16 @@ const docker: CommandSpec = {
     const words = ctx.args.filter((w) => !w.value.startsWith('-')).map((w) => w.value);
     const sub = words[0] === 'container' || words[0] === 'image' ? `${words[0]} ${words[1] ?? ''}` : words[0];
     if (remoteDaemon) sink.network(`${ctx.name} talks to a remote daemon`, true);
+    if (sub === undefined) return;
     if (
-      sub === undefined ||
       /^(ps|images|inspect|logs|version|info|stats|top|history|port|diff|search|container (ls|list|inspect|logs|top|port|diff|stats)|image (ls|list|inspect|history))$/.test(
         sub,
       )
     ) {
+      // The client asks a daemon that runs as root (its socket, or DOCKER_HOST), as kubectl get
+      // asks a cluster: remote state, not a read of local files (the oracle saw docker ps connect).
       if (sub === 'search') sink.network(`${ctx.name} search queries a registry`, false);
+      else sink.network(`${ctx.name} ${sub} asks the container daemon for its state`, false);
       if (sub === 'logs' && ctx.args.some((w) => /^(-f|--follow)$/.test(w.value)))
         sink.lingers('docker logs -f keeps following');
       return;

@@ -49,7 +49,8 @@ const ABOUT: Readonly<Record<string, About>> = {
   docker: [
     'the Docker container CLI',
     {
-      readOnly: ['docker ps', 'podman ps'],
+      readOnly: ['docker --version'],
+      notReadOnly: ['docker ps', 'podman ps', 'docker images', 'docker logs web'],
       destructive: ['docker rm -f web', 'docker run --rm alpine', 'podman rm web'],
     },
   ],
