@@ -11,6 +11,7 @@ import type {
   VariableValues,
 } from './command-line.js';
 import { setOperands } from './positionals.js';
+import { withoutMisreadPrefixes } from './reserved-prefixes.js';
 import { parseSyntax, type SyntaxNode } from './syntax.js';
 import {
   decodeAnsiC,
@@ -28,8 +29,16 @@ import {
  * the classifier (fail closed) while still collecting every command it can see, so deny rules
  * keep working on lines it cannot fully model.
  */
-export function parseCommandLine(source: string): CommandLine {
-  const syntax = parseSyntax(source);
+export function parseCommandLine(input: string): CommandLine {
+  let source = input;
+  let syntax = parseSyntax(source);
+  // `! if ...`, `time { ...; }`: parsed again without the prefix tree-sitter-bash misreads.
+  for (let i = 0; i < MAX_PREFIX_PASSES && syntax.ok; i++) {
+    const blanked = withoutMisreadPrefixes(source, syntax.tree.root);
+    if (blanked === undefined) break;
+    source = blanked;
+    syntax = parseSyntax(source);
+  }
   const walker = new Walker(source);
   if (!syntax.ok) {
     walker.problem(syntax.reason);
@@ -57,6 +66,7 @@ function addTo(set: Set<string> | undefined, name: string): Set<string> {
   return set;
 }
 const MAX_REPARSE_DEPTH = 16;
+const MAX_PREFIX_PASSES = 4;
 
 const SEPARATORS = new Set([
   ';',
