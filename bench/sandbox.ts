@@ -1,6 +1,7 @@
 /**
  * Cost of a Bash-tool call through the sandbox, against a bare spawn of the same command.
- * Run: npx tsx bench/sandbox.ts [runs]   (no assertions; prints a markdown table)
+ * Run: npx tsx bench/sandbox.ts [runs] [jail]   (no assertions; prints a markdown table;
+ * `jail` measures only the decision + jail rows)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +45,20 @@ async function measure(fn: () => Promise<void>): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
+/** Each function once per round, in turn, RUNS rounds after WARMUP; the sorted times of each. */
+async function measureInterleaved(fns: (() => Promise<void>)[]): Promise<number[][]> {
+  for (let i = 0; i < WARMUP; i += 1) for (const fn of fns) await fn();
+  const times = fns.map(() => [] as number[]);
+  for (let i = 0; i < RUNS; i += 1) {
+    for (const [j, fn] of fns.entries()) {
+      const start = performance.now();
+      await fn();
+      times[j]!.push(performance.now() - start);
+    }
+  }
+  return times.map((t) => t.sort((a, b) => a - b));
+}
+
 /** The plan's arguments for a bare bwrap spawn (the bench workspace has no fd binds). */
 function bareArgs(plan: ReturnType<typeof planBwrap>): string[] {
   if (!plan.ok) throw new Error(plan.message);
@@ -71,7 +86,7 @@ try {
   };
   const bwrap = await probeBwrap();
   const rows: string[] = [];
-  for (const argv of [['true'], ['echo', 'hello']]) {
+  for (const argv of process.argv[3] === 'jail' ? [] : [['true'], ['echo', 'hello']]) {
     const bare = await measure(() => bareSpawn(argv, ws));
     // bwrap's own cost, with the mounts runSandboxed would use: separates it from ours.
     const bwrapArgv = bwrap.available
@@ -106,9 +121,13 @@ try {
   }
   // Decision + jail (what `toolgate jail` and hook --enforce cost per call, minus node's start)
   // against a bare bwrap spawn of the same command with the plain mounts (read-only root, private
-  // /tmp, namespaces, caps dropped) and a bare spawn, in the same run. A read-only line gets the
-  // read-only jail; a writing line the workspace jail, whose protected paths are held (the
-  // scan, ~40 mounts and the ghosts' cleanup).
+  // /tmp, namespaces, caps dropped) and a bare spawn. A read-only line gets the read-only jail; a
+  // writing line the workspace jail, whose protected paths are held (the scan, ~40 mounts, and an
+  // empty directory made on the host for each missing one, removed afterwards: the ghosts).
+  // The variants run interleaved, one of each per round, so that load from elsewhere (this
+  // machine is shared) falls on all of them alike and the ratios compare like with like.
+  // "bare bwrap + the ghosts' mkdir/rmdir" is the plain spawn plus that many host directories
+  // made and removed: where the writing jail's time goes.
   if (bwrap.available) {
     fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
     for (let i = 0; i < 50; i += 1) fs.writeFileSync(path.join(ws, 'src', `f${i}.ts`), 'x\n');
@@ -129,24 +148,43 @@ try {
       ['read-only line `cat src/f1.ts`', 'cat src/f1.ts'],
       ['writing line `echo x > out.txt`', 'echo x > out.txt'],
     ] as const) {
-      const jailed = () => {
+      const argv = ['bash', '-c', script];
+      const decided = () => {
         const d = decide({ tool: 'Bash', input: { command: script }, cwd: ws }, policy);
         if (d.behavior === 'deny' || !d.sandbox) throw new Error(`denied: ${d.reason}`);
-        return sandboxed(['bash', '-c', script], ws, d.sandbox);
+        return d.sandbox;
       };
-      const bare = await measure(() => bareSpawn(['bash', '-c', script], ws));
-      const plain = await measure(() => bareBwrap(['bash', '-c', script]));
-      const full = await measure(jailed);
+      const planned = planBwrap({ cwd: ws, profile: decided() });
+      if (!planned.ok) throw new Error(planned.message);
+      planned.close();
+      const ghosts = planned.ghosts.map((g) => `${g}.bench`);
+      const variants: [string, () => Promise<void>][] = [
+        ['bare spawn', () => bareSpawn(argv, ws)],
+        ['bare bwrap (plain mounts)', () => bareBwrap(argv)],
+        ...(ghosts.length > 0
+          ? ([
+              [
+                `bare bwrap + the ghosts' mkdir/rmdir (${ghosts.length} dirs, no mounts)`,
+                async () => {
+                  for (const g of ghosts) fs.mkdirSync(g);
+                  await bareBwrap(argv);
+                  for (const g of ghosts) fs.rmdirSync(g);
+                },
+              ],
+            ] as [string, () => Promise<void>][])
+          : []),
+        ['decision + jail', () => sandboxed(argv, ws, decided())],
+      ];
+      const times = await measureInterleaved(variants.map(([, fn]) => fn));
       const m = (t: number[]) => quantile(t, 0.5);
-      rows.push(
-        `| ${label} | bare spawn | ${m(bare).toFixed(2)} | ${quantile(bare, 0.99).toFixed(2)} | 1.0× |`,
-      );
-      rows.push(
-        `| ${label} | bare bwrap (plain mounts) | ${m(plain).toFixed(2)} | ${quantile(plain, 0.99).toFixed(2)} | ${(m(plain) / m(bare)).toFixed(1)}× |`,
-      );
-      rows.push(
-        `| ${label} | decision + jail | ${m(full).toFixed(2)} | ${quantile(full, 0.99).toFixed(2)} | ${(m(full) / m(bare)).toFixed(1)}× (**${(m(full) / m(plain)).toFixed(2)}× bare bwrap**) |`,
-      );
+      const [bare, plain] = [times[0]!, times[1]!];
+      for (const [i, [name]] of variants.entries()) {
+        const t = times[i]!;
+        const vsPlain = i >= 2 ? ` (**${(m(t) / m(plain)).toFixed(2)}× bare bwrap**)` : '';
+        rows.push(
+          `| ${label} | ${name} | ${m(t).toFixed(2)} | ${quantile(t, 0.99).toFixed(2)} | ${(m(t) / m(bare)).toFixed(1)}×${vsPlain} |`,
+        );
+      }
     }
   }
   console.log(
