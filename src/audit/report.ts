@@ -19,7 +19,7 @@ import { ReplayError, type ReplayReport, replayLog } from './replay.js';
 import { type SkippedLine, scanRecords } from './scan.js';
 import { subjectOf } from './subject.js';
 import { type Timeline, TimelineCounter } from './timeline.js';
-import { type VerifyFailure, type VerifyResult, verifyLog } from './verify.js';
+import { type VerifyFailure, type VerifyOk, type VerifyResult, verifyLog } from './verify.js';
 
 export interface ReportOptions {
   checkpointPath?: string;
@@ -85,6 +85,22 @@ export interface AuditReport {
   policies: { key: string; count: number }[];
   versions: { key: string; count: number }[];
   replay?: ReplayReport;
+  /** With many logs (a fleet: one per machine), the records of each. */
+  byLog?: Tally[];
+  /**
+   * With a policy: each of its rules and how many recorded decisions it made (matched by the
+   * rule's text, wherever its file lived then), and the ones that made none.
+   */
+  rules?: { used: RuleUse[]; neverDecided: RuleUse[] };
+}
+
+export interface RuleUse {
+  kind: 'allow' | 'ask' | 'deny';
+  text: string;
+  source: string;
+  line?: number;
+  id?: string;
+  decided: number;
 }
 
 export type ReportErrorKind = 'missing' | 'empty' | 'io' | 'newer-version' | 'not-intact' | 'not-a-record';
@@ -100,41 +116,42 @@ export class ReportError extends Error {
   }
 }
 
-export async function buildAuditReport(logPath: string, options: ReportOptions = {}): Promise<AuditReport> {
-  const verify = await verifyLog(logPath, {
-    ...(options.checkpointPath !== undefined && { checkpointPath: options.checkpointPath }),
-    ...(options.publicKey !== undefined && { publicKey: options.publicKey }),
-  });
-  if (!verify.ok) {
-    if (
-      verify.kind === 'missing' ||
-      verify.kind === 'empty' ||
-      verify.kind === 'io' ||
-      verify.kind === 'newer-version'
-    )
-      throw new ReportError(verify.kind, verify.message, verify);
-    if (!options.allowBroken) {
-      const where =
-        verify.line === undefined
-          ? ''
-          : ` at line ${verify.line}${verify.seq === undefined ? '' : ` (seq ${verify.seq})`}`;
-      throw new ReportError(
-        'not-intact',
-        `${logPath} is not intact: ${verify.kind}${where}: ${verify.message}`,
-        verify,
-      );
-    }
-  }
+export async function buildAuditReport(
+  logPaths: string | readonly string[],
+  options: ReportOptions = {},
+): Promise<AuditReport> {
+  const logs = typeof logPaths === 'string' ? [logPaths] : [...logPaths];
   const top = options.top ?? 15;
   const c = new Collector();
-  const scan = await scanRecords(logPath, (r) => c.add(r), { verify: false });
-  if (!scan.ok) throw new ReportError(scan.kind === 'not-intact' ? 'io' : scan.kind, scan.message);
-  if (c.records === 0) throw new ReportError('empty', `${logPath} holds no readable records`);
+  const results: VerifyResult[] = [];
+  let skipped = { count: 0, lines: [] as SkippedLine[] };
+  for (const logPath of logs) {
+    const verify = await verifyOrRefuse(logPath, options);
+    results.push(verify);
+    c.log = logs.length > 1 ? logPath : undefined;
+    const before = c.records;
+    const scan = await scanRecords(logPath, (r) => c.add(r), { verify: false });
+    if (!scan.ok) throw new ReportError(scan.kind === 'not-intact' ? 'io' : scan.kind, scan.message);
+    if (c.records === before) throw new ReportError('empty', `${logPath} holds no readable records`);
+    if (scan.skippedCount > 0 && skipped.count === 0)
+      skipped = { count: scan.skippedCount, lines: scan.skipped };
+    else skipped.count += scan.skippedCount;
+  }
+  // Many logs: the first that does not verify speaks for them all, else every one verified.
+  const verify: VerifyResult =
+    results.find((v) => !v.ok) ??
+    (results.length === 1
+      ? results[0]!
+      : {
+          ok: true,
+          count: results.reduce((n, v) => n + (v.ok ? v.count : 0), 0),
+          head: (results.at(-1) as VerifyOk).head,
+        });
 
   let replay: ReplayReport | undefined;
-  if (options.policy !== undefined) {
+  if (options.policy !== undefined && logs.length === 1) {
     try {
-      replay = await replayLog(logPath, options.policy, {
+      replay = await replayLog(logs[0]!, options.policy, {
         verify: verify.ok,
         ...(options.mode !== undefined && { mode: options.mode }),
         samples: 5,
@@ -146,11 +163,11 @@ export async function buildAuditReport(logPath: string, options: ReportOptions =
   }
   const timeline = c.timeline.result();
   return {
-    log: logPath,
+    log: logs.length === 1 ? logs[0]! : `${logs.length} logs`,
     generatedAt: (options.now ?? new Date()).toISOString(),
     verify,
     records: c.records,
-    skipped: { count: scan.skippedCount, lines: scan.skipped },
+    skipped,
     ...(c.first !== undefined && c.last !== undefined && { span: { first: c.first, last: c.last } }),
     byBehavior: c.behaviors,
     byTool: sorted(c.tools),
@@ -167,7 +184,52 @@ export async function buildAuditReport(logPath: string, options: ReportOptions =
     policies: counts(c.digests),
     versions: counts(c.versions),
     ...(replay !== undefined && { replay }),
+    ...(logs.length > 1 && { byLog: sorted(c.logs) }),
+    ...(options.policy !== undefined && { rules: ruleUse(options.policy, c.ruleTexts) }),
   };
+}
+
+async function verifyOrRefuse(logPath: string, options: ReportOptions): Promise<VerifyResult> {
+  const verify = await verifyLog(logPath, {
+    ...(options.checkpointPath !== undefined && { checkpointPath: options.checkpointPath }),
+    ...(options.publicKey !== undefined && { publicKey: options.publicKey }),
+  });
+  if (verify.ok) return verify;
+  if (
+    verify.kind === 'missing' ||
+    verify.kind === 'empty' ||
+    verify.kind === 'io' ||
+    verify.kind === 'newer-version'
+  )
+    throw new ReportError(verify.kind, verify.message, verify);
+  if (!options.allowBroken) {
+    const where =
+      verify.line === undefined
+        ? ''
+        : ` at line ${verify.line}${verify.seq === undefined ? '' : ` (seq ${verify.seq})`}`;
+    throw new ReportError(
+      'not-intact',
+      `${logPath} is not intact: ${verify.kind}${where}: ${verify.message}`,
+      verify,
+    );
+  }
+  return verify;
+}
+
+/** Each rule of the policy, with the recorded decisions it made; those that made none. */
+function ruleUse(
+  policy: CompiledPolicy,
+  texts: ReadonlyMap<string, number>,
+): { used: RuleUse[]; neverDecided: RuleUse[] } {
+  const used = policy.rules.map((r) => ({
+    kind: r.kind,
+    text: r.ref.text,
+    source: r.ref.source,
+    ...(r.ref.line !== undefined && { line: r.ref.line }),
+    ...(r.ref.id !== undefined && { id: r.ref.id }),
+    decided: texts.get(r.ref.text) ?? 0,
+  }));
+  return { used, neverDecided: used.filter((u) => u.decided === 0) };
 }
 
 const MAX_DISTINCT = 50_000;
@@ -191,12 +253,19 @@ class Collector {
   readonly digests = new Map<string, number>();
   readonly versions = new Map<string, number>();
   readonly timeline = new TimelineCounter();
+  readonly logs = new Map<string, Tally>();
+  /** Decisions by the text of the rule that made them (rules are few: never pruned). */
+  readonly ruleTexts = new Map<string, number>();
+  /** The log being read, when there are many. */
+  log: string | undefined;
 
   add(r: DecisionRecord): void {
     this.records++;
     const d = r.decision;
     const b = d.behavior;
     this.behaviors[b]++;
+    if (this.log !== undefined) tally(this.logs, this.log, b);
+    if (d.rule !== undefined) this.ruleTexts.set(d.rule.text, (this.ruleTexts.get(d.rule.text) ?? 0) + 1);
     tally(this.tools, r.request.tool, b);
     if (d.rule !== undefined) tally(this.rules, ruleLabel(d), b);
     tally(this.decidedBy, d.decidedBy, b);

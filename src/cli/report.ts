@@ -9,17 +9,21 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
+import { logFilesOf } from './log-files.js';
 import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
 
-const HELP = `usage: toolgate report LOG --html OUT [--policy F]... [--mode M] [--checkpoint FILE]
+const HELP = `usage: toolgate report LOG... --html OUT [--policy F]... [--mode M] [--checkpoint FILE]
                       [--public-key FILE] [--allow-broken] [--json]
 
 Writes one self-contained HTML page about a decision log for auditors (no scripts, no external
 resources): whether its hash chain is intact, totals by behavior, agent, tool, rule and deciding step,
-a timeline, the most denied and asked commands and targets, and the sessions.
+a timeline, the most denied and asked commands and targets, and the sessions. Many LOGs, or a
+directory (every *.jsonl below it: a fleet's logs, one per machine), make one report with a
+split by log. With --policy, the policy's rules that decided none of the records are listed.
 
   --html OUT          where to write the page (replaced atomically; never the log itself)
-  --policy F          also show what this candidate policy would decide differently (replay)
+  --policy F          list its rules that never decided anything; with one LOG, also what it
+                      would decide differently (replay)
   --mode M            with --policy: re-decide every record in mode M
   --checkpoint FILE   verify the log against its checkpoint too (finds a cut-off tail)
   --public-key FILE   Ed25519 public key (PEM) that must have signed the checkpoint
@@ -46,8 +50,7 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
     io.stdout.write(HELP);
     return 0;
   }
-  if (positionals.length !== 1)
-    throw new UsageError(positionals.length === 0 ? 'missing LOG' : 'give exactly one LOG');
+  if (positionals.length === 0) throw new UsageError('missing LOG');
   if (values.html === undefined && !values.json) throw new UsageError('missing --html OUT (or --json)');
   if (values.mode !== undefined && values.policy === undefined)
     throw new UsageError('--mode re-decides records: give --policy too');
@@ -55,10 +58,12 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
     throw new UsageError('--public-key verifies a checkpoint: give --checkpoint too');
   const mode = modeOf(values.mode);
   const at = (f: string) => path.resolve(io.cwd, f);
-  const log = at(positionals[0]!);
+  const logs = logFilesOf(positionals, io.cwd);
+  if (logs.length > 1 && values.checkpoint !== undefined)
+    throw new UsageError(`--checkpoint belongs to one log, and ${logs.length} were given`);
   const out = values.html === undefined ? undefined : at(values.html);
   if (out !== undefined) {
-    const inputs = [log, values.checkpoint, values['public-key'], ...(values.policy ?? [])]
+    const inputs = [...logs, values.checkpoint, values['public-key'], ...(values.policy ?? [])]
       .filter((f): f is string => f !== undefined && !f.startsWith('builtin:'))
       .map(at);
     if (inputs.some((f) => sameFile(f, out)))
@@ -88,7 +93,7 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
   const { buildAuditReport, ReportError } = await import('../audit/report.js');
   let report: AuditReport;
   try {
-    report = await buildAuditReport(log, {
+    report = await buildAuditReport(logs, {
       ...(values.checkpoint !== undefined && { checkpointPath: at(values.checkpoint) }),
       ...(publicKey !== undefined && { publicKey }),
       allowBroken: values['allow-broken'] === true,
@@ -120,6 +125,18 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
     const state = report.verify.ok ? 'intact' : `NOT INTACT (${report.verify.kind})`;
     const agents = report.byAgent.map((a) => `${visible(a.key)} ${a.total}`).join(', ');
     io.stdout.write(`${values.html}: ${report.records} record(s), log ${state}; by agent: ${agents}\n`);
+    if (report.byLog !== undefined)
+      io.stdout.write(
+        `by log: ${report.byLog.map((l) => `${visible(path.relative(io.cwd, l.key) || l.key)} ${l.total}`).join(', ')}\n`,
+      );
+    if (report.rules !== undefined) {
+      const { used, neverDecided } = report.rules;
+      io.stdout.write(`${neverDecided.length} of ${used.length} rule(s) never decided anything:\n`);
+      for (const u of neverDecided)
+        io.stdout.write(
+          `  ${u.kind.padEnd(5)} ${visible(u.text)} (${visible(u.source)}${u.line === undefined ? '' : `:${u.line}`})\n`,
+        );
+    }
   }
   if (!report.verify.ok)
     io.stderr.write(`toolgate report: the log is not intact: ${visible(report.verify.message)}\n`);

@@ -47,6 +47,54 @@ describe('toolgate report', () => {
     expect(textOf(html)).toContain(XSS);
   });
 
+  it('lists the rules of a policy that never decided anything (by text), on the page and on stdout', async () => {
+    writeFileSync(
+      join(dir, 'with-unused.yaml'),
+      `${POLICY}  - deny: "Bash(terraform destroy *)"\n  - ask: "mcp__prod__*"\n`,
+    );
+    const r = await toolgate([
+      'log.jsonl',
+      '--html',
+      'report.html',
+      '--policy',
+      'with-unused.yaml',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(
+      report.rules.neverDecided.map((u: { kind: string; text: string }) => `${u.kind} ${u.text}`).sort(),
+    ).toEqual(['ask mcp__prod__*', 'deny Bash(terraform destroy *)']);
+    expect(
+      report.rules.used.find((u: { text: string }) => u.text === 'Bash(rm -rf *)').decided,
+    ).toBeGreaterThan(0);
+    expect(textOf(page())).toMatch(
+      /Rules that never decided anything\s+2 of the policy's \d+ rule\(s\) decided none/,
+    );
+    const text = await toolgate(['log.jsonl', '--html', 'report.html', '--policy', 'with-unused.yaml']);
+    expect(text.stdout).toMatch(/2 of \d+ rule\(s\) never decided anything:\n/);
+    expect(text.stdout).toMatch(/\n {2}deny {2}Bash\(terraform destroy \*\) \(.*with-unused\.yaml:10\)\n/);
+  });
+
+  it('one report over a fleet of logs (a directory), split by log', async () => {
+    mkdirSync(join(dir, 'fleet', 'a'), { recursive: true });
+    mkdirSync(join(dir, 'fleet', 'b'), { recursive: true });
+    await decidedLog(join(dir, 'fleet', 'a', 'd.jsonl'), await policy(), 10);
+    await decidedLog(join(dir, 'fleet', 'b', 'd.jsonl'), await policy(), 4);
+    const r = await toolgate(['fleet', '--html', 'report.html']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/report\.html: 14 record\(s\), log intact/);
+    expect(r.stdout).toMatch(/by log: fleet\/a\/d\.jsonl 10, fleet\/b\/d\.jsonl 4/);
+    expect(htmlProblems(page())).toEqual([]);
+    expect(textOf(page())).toMatch(/By log \(machine\)/);
+    const lines = readLines(join(dir, 'fleet', 'b', 'd.jsonl'));
+    lines.splice(1, 1);
+    writeLines(join(dir, 'fleet', 'b', 'd.jsonl'), lines);
+    const broken = await toolgate(['fleet', '--html', 'report.html']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/fleet\/b\/d\.jsonl is not intact/);
+  });
+
   it('adds the replay under --policy', async () => {
     const r = await toolgate(['log.jsonl', '--html', 'report.html', '--policy', 'candidate.yaml']);
     expect(r.code).toBe(0);
@@ -194,7 +242,7 @@ describe('toolgate report', () => {
   it('prints its help with --help', async () => {
     expect(await toolgate(['--help'])).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^usage: toolgate report LOG --html OUT/),
+      stdout: expect.stringMatching(/^usage: toolgate report LOG\.\.\. --html OUT/),
     });
   });
 
