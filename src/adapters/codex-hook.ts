@@ -4,6 +4,7 @@ import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
 import { codexShaped } from './codex-marks.js';
 import { patchParts } from './codex-patch-parts.js';
+import { shellPatch } from './codex-patch-shell.js';
 import type { AnswerOptions, CallPart, HookAnswer, HookProtocol } from './hook-protocol.js';
 import { unaskable } from './unaskable.js';
 
@@ -97,12 +98,23 @@ function codexRequest(p: Readonly<Record<string, unknown>>): ToolRequest | strin
 
 /**
  * Codex's apply_patch (`tool_input: {command: <patch>}`, observed from 0.171.0) is decided file
- * by file as the Write, Edit and Read it stands for (codex-patch-parts.ts); every other tool is
- * one part, itself.
+ * by file as the Write, Edit and Read it stands for (codex-patch-parts.ts), and so is the shell
+ * spelling Codex applies itself, `apply_patch <<'EOF'` (codex-patch-shell.ts); every other call
+ * is one part, itself.
  */
 function codexParts(request: ToolRequest): readonly CallPart[] | string {
-  if (request.tool !== 'apply_patch') return [{ request }];
   const { command } = request.input as { command?: unknown };
-  if (typeof command !== 'string') return 'Codex apply_patch payload has no patch text (tool_input.command)';
-  return patchParts(command, request);
+  if (request.tool === 'apply_patch') {
+    if (typeof command !== 'string')
+      return 'Codex apply_patch payload has no patch text (tool_input.command)';
+    return patchParts(command, request);
+  }
+  const spelled = request.tool === 'Bash' && typeof command === 'string' ? shellPatch(command) : undefined;
+  if (spelled === undefined) return [{ request }];
+  const files = patchParts(spelled.patch, {
+    ...request,
+    cwd: spelled.dir === undefined ? request.cwd : path.resolve(request.cwd, spelled.dir),
+  });
+  if (typeof files === 'string') return files;
+  return spelled.shell ? [{ request, label: 'the line as Bash' }, ...files] : files;
 }

@@ -12,7 +12,8 @@
  *                           `*** End of File`
  *   *** End Patch
  *
- * with Codex's leniencies: the whole text and each header line are trimmed, a `<<EOF` /
+ * with Codex's leniencies: the whole text and each header line are trimmed (a Move to line at its
+ * end only), a `<<EOF` /
  * `<<'EOF'` / `<<"EOF"` ... `EOF` wrapper is taken off, blank lines between chunks are skipped.
  * This module mirrors that parser, so that every file Codex would change is a file toolgate
  * decides; where the two could part ways it refuses instead of guessing: a patch Codex would not
@@ -131,10 +132,13 @@ function parseHunk(lines: readonly string[], at: number): Hunk | string {
   const path = header.slice(UPDATE.length);
   const headers = [at];
   let i = at + 1;
-  // Codex reads Move to untrimmed, right after the Update header
+  // right after the Update header; codex-cli 0.171.0 trims its end only (observed: "*** Move to:
+  // b.txt " moves to b.txt, a Move to line led by a space is an error), as the parser.rs read
+  // did not: the real binary is this module's oracle (test/e2e/codex-patch-oracle.e2e.test.ts)
   let movePath: string | undefined;
-  if (i < lines.length && lines[i]!.startsWith(MOVE)) {
-    movePath = lines[i]!.slice(MOVE.length);
+  const move = i < lines.length ? rustTrimEnd(lines[i]!) : '';
+  if (move.startsWith(MOVE)) {
+    movePath = move.slice(MOVE.length);
     headers.push(i++);
   }
   const chunks: { oldText: string; newText: string }[] = [];
@@ -202,8 +206,14 @@ const RUST_SPACE =
   '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const RUST_TRIM = new RegExp(`^${RUST_SPACE}+|${RUST_SPACE}+$`, 'g');
 
+const RUST_TRIM_END = new RegExp(`${RUST_SPACE}+$`);
+
 export function rustTrim(s: string): string {
   return s.replace(RUST_TRIM, '');
+}
+
+function rustTrimEnd(s: string): string {
+  return s.replace(RUST_TRIM_END, '');
 }
 
 /** Rust's str::lines: split on \n, a \r before it dropped, no empty last line after a final \n. */

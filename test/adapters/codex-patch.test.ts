@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCodexPatch } from '../../src/adapters/codex-patch.js';
 import { patchParts } from '../../src/adapters/codex-patch-parts.js';
+import { shellPatch } from '../../src/adapters/codex-patch-shell.js';
 
 /**
  * Codex's apply_patch text read as Codex reads it. The cases are those of Codex's own parser
@@ -79,6 +80,16 @@ describe('parseCodexPatch', () => {
     expect(
       paths(patch('*** Begin Patch', '*** Update File: f', '@@', '+x', '*** End of File', '*** End Patch')),
     ).toEqual(['update f']);
+  });
+
+  it('reads a Move to line as codex-cli 0.171.0 does: its end trimmed, a leading space no move (found by the oracle)', () => {
+    // the landed first reading kept "b.txt " while Codex moved to b.txt: toolgate decided another file
+    expect(
+      paths(patch('*** Begin Patch', '*** Update File: a', '*** Move to: b.txt ', ' one', '*** End Patch')),
+    ).toEqual(['update a -> b.txt']);
+    expect(
+      paths(patch('*** Begin Patch', '*** Update File: a', '*** Move to:  b ', ' one', '*** End Patch')),
+    ).toEqual(['update a ->  b']);
   });
 
   it('trims as Rust trims, not as JavaScript does: U+0085 is space, U+FEFF is not', () => {
@@ -257,5 +268,43 @@ describe('patchParts: the toolgate calls a patch stands for', () => {
     expect(patchParts('*** Begin Patch\n*** End Patch', call)).toMatch(
       /^Codex apply_patch: the patch changes no file/,
     );
+  });
+});
+
+describe("shellPatch: Codex's shell spelling of apply_patch (codex-rs/apply-patch/src/invocation.rs)", () => {
+  const body = '*** Begin Patch\n*** Add File: a\n+x\n*** End Patch';
+  it("reads the forms Codex applies itself: apply_patch <<'EOF', applypatch, cd DIR &&", () => {
+    expect(shellPatch(`apply_patch <<'EOF'\n${body}\nEOF\n`)).toEqual({ patch: body, shell: false });
+    expect(shellPatch(`applypatch <<"PATCH"\n${body}\nPATCH`)).toEqual({ patch: body, shell: false });
+    expect(shellPatch(`cd src && apply_patch <<'EOF'\n${body}\nEOF`)).toEqual({
+      patch: body,
+      dir: 'src',
+      shell: false,
+    });
+    expect(shellPatch(`cd '/w s' && apply_patch <<'EOF'\n${body}\nEOF`)).toMatchObject({ dir: '/w s' });
+  });
+
+  it('an unquoted delimiter over a body a shell would expand is decided as Bash too', () => {
+    expect(shellPatch(`apply_patch <<EOF\n${body}\nEOF`)).toEqual({ patch: body, shell: false });
+    expect(
+      shellPatch(`apply_patch <<EOF\n*** Begin Patch\n*** Add File: a\n+$(id)\n*** End Patch\nEOF`),
+    ).toMatchObject({
+      shell: true,
+    });
+  });
+
+  it('is nothing for any other line: more after the heredoc, a second statement, <<-, another cd', () => {
+    for (const line of [
+      `apply_patch <<'EOF'\n${body}\nEOF\nrm -rf ~`,
+      `apply_patch <<'EOF'\n${body}\nEOF\nEOF`,
+      `echo hi; apply_patch <<'EOF'\n${body}\nEOF`,
+      `apply_patch <<'EOF' && rm x\n${body}\nEOF`,
+      `apply_patch <<-'EOF'\n${body}\nEOF`,
+      `cd $HOME && apply_patch <<'EOF'\n${body}\nEOF`,
+      `cd a b && apply_patch <<'EOF'\n${body}\nEOF`,
+      `apply_patch '${body}'`,
+      'apply_patch',
+    ])
+      expect(shellPatch(line), line).toBeUndefined();
   });
 });

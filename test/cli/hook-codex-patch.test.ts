@@ -144,6 +144,25 @@ describe('toolgate hook: Codex apply_patch, decided file by file', () => {
     expect(noText.stderr).toMatch(/no patch text/);
   });
 
+  it("decides Codex's shell spelling, apply_patch <<'EOF' (applied by Codex itself, no shell), by its files too", async () => {
+    const bash = (command: string) =>
+      JSON.stringify({ ...recorded, cwd: ws, tool_name: 'Bash', tool_input: { command } });
+    const body = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+x\n*** End Patch`;
+    const allowed = await hook(bash(`apply_patch <<'EOF'\n${body('src/a.ts')}\nEOF\n`));
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toBe('');
+    // in DIR, as Codex applies it: src/locked/b.ts
+    const denied = await hook(bash(`cd src && apply_patch <<'EOF'\n${body('locked/b.ts')}\nEOF`), [
+      '--agent-asks',
+    ]);
+    expect(denial(denied.stdout).permissionDecisionReason).toMatch(
+      /Add File locked\/b\.ts: Denied by rule "Edit\(src\/locked/,
+    );
+    // anything after the heredoc is a shell line again: decided as Bash (an unknown program asks)
+    const more = await hook(bash(`apply_patch <<'EOF'\n${body('src/a.ts')}\nEOF\ntouch src/x`));
+    expect(denial(more.stdout).permissionDecisionReason).toMatch(/apply_patch is not a known program/);
+  });
+
   it('logs one record per file, each a plain Write or Edit a replay decides again', async () => {
     const log = path.join(work, 'decisions.jsonl');
     const r = await hook(

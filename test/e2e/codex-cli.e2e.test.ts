@@ -129,6 +129,11 @@ describe.skipIf(codex.path === undefined)('Codex CLI with toolgate as its PreToo
           name: 'apply_patch',
           input: patch('*** Update File: src/doc.md', '@@', ' *** Add File: x', '+added'),
         },
+        // the shell spelling, which Codex applies itself: decided by its files as well
+        {
+          name: 'exec_command',
+          args: { cmd: `apply_patch <<'EOF'\n${patch('*** Add File: src/shell.txt', '+sh')}EOF\n` },
+        },
         // a patch Codex itself cannot parse never reaches the hook
         { name: 'apply_patch', input: '*** Begin Patch\n*** Add File: src/broken.txt\n+x\n' },
       ],
@@ -138,6 +143,7 @@ describe.skipIf(codex.path === undefined)('Codex CLI with toolgate as its PreToo
     expect(result.code, result.stderr.slice(-2000)).toBe(0);
     // allowed, and applied (and left as it was: the unreadable update did not run)
     expect(fs.readFileSync(path.join(ws, 'src', 'doc.md'), 'utf8')).toBe('intro\n*** Add File: x\n');
+    expect(fs.readFileSync(path.join(ws, 'src', 'shell.txt'), 'utf8')).toBe('sh\n');
     // one denied file denies the whole patch: neither file is written
     expect(fs.existsSync(path.join(ws, 'src', 'also.txt'))).toBe(false);
     expect(fs.existsSync(path.join(ws, '.env'))).toBe(false);
