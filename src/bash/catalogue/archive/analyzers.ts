@@ -234,7 +234,8 @@ const unzip: CommandSpec = {
     const flags = ctx.args.filter((w) => w.value.startsWith('-')).map((w) => w.value);
     const archive = ctx.args.find((w) => !w.value.startsWith('-'));
     if (archive) sink.read(archive);
-    if (flags.some((f) => /^-[a-zA-Z]*[lvtzpZ]/.test(f))) return;
+    // List, test, show the comment, or extract to stdout (-p, -c): no file is written.
+    if (flags.some((f) => /^-[a-zA-Z]*[lvtzpcZ]/.test(f))) return;
     const dirIndex = ctx.args.findIndex((w) => w.value === '-d');
     const dir = dirIndex >= 0 ? ctx.args[dirIndex + 1] : undefined;
     const keep = flags.some((f) => /^-[a-zA-Z]*n/.test(f));

@@ -43,7 +43,15 @@ const ABOUT: Readonly<Record<string, About>> = {
   zip: ['package and compress (archive) files', { destructive: ['zip a.zip f.txt'] }],
   unzip: [
     'list, test and extract compressed files in a ZIP archive',
-    { readOnly: ['unzip -l a.zip', 'unzip -p app.jar META-INF/MANIFEST.MF'], destructive: ['unzip a.zip'] },
+    {
+      readOnly: [
+        'unzip -l a.zip',
+        'unzip -p app.jar META-INF/MANIFEST.MF',
+        'unzip -c a.zip',
+        'unzip -t a.zip',
+      ],
+      destructive: ['unzip a.zip'],
+    },
   ],
   zipinfo: ['list detailed information about a ZIP archive', { readOnly: ['zipinfo a.zip'] }],
   '7z': ['the 7-Zip archiver', { readOnly: ['7z l a.7z'], destructive: ['7z x a.7z'] }],

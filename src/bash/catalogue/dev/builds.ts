@@ -39,6 +39,25 @@ export const BUILDS: readonly CatalogueEntry[] = [
     },
     { aliases: ['gmake', 'cmake', 'ninja', 'meson', 'bazel', 'mvn', 'gradle', 'ant', 'rake'] },
   ),
+  program(
+    'gcc',
+    'compilers: compile and link (plugins, specs files and linker scripts can run code)',
+    'compiles and links, writing its outputs',
+    {
+      readOnly: ['gcc --version', 'rustc --version', 'cc --help'],
+      destructive: ['gcc -o a a.c', 'rustc main.rs', 'clang -c x.c', 'gcc -fplugin=./p.so x.c'],
+    },
+    { aliases: ['cc', 'c++', 'g++', 'clang', 'clang++', 'rustc'] },
+  ),
+  program(
+    'gpg',
+    'OpenPGP: encrypts, signs, manages keyrings',
+    'reads and writes keyrings and can reach keyservers',
+    {
+      readOnly: ['gpg --version'],
+      destructive: ['gpg --import key.asc', 'gpg -d secret.gpg', 'gpg --recv-keys ABCD'],
+    },
+  ),
   program('eslint', 'lints JavaScript', 'loads its configuration (JavaScript) and may fix files', {
     readOnly: ['eslint --version'],
     destructive: ['eslint .', 'eslint --fix src'],

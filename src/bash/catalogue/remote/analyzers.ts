@@ -102,6 +102,8 @@ const ssh: CommandSpec = {
   analyze(ctx, sink) {
     const args = ctx.args;
     const who = ctx.name;
+    // `ssh -V` prints its version and connects nowhere (the oracle shows no effect).
+    if (args.length === 1 && args[0]!.value === '-V') return;
     const option = (letter: string, value: Word | undefined) => {
       sshCommonOption(letter, value, sink, who);
       if (letter === 'W' && value) sshHost(value, sink);
@@ -409,8 +411,19 @@ const SSH_KEYGEN_QUERIES: OptionRules = {
   effects: { f: 'read' },
 };
 
+/** ssh-add: -l and -L list the agent's keys; anything else adds, removes or locks keys in it. */
+const sshAdd: CommandSpec = {
+  analyze(ctx, sink) {
+    const parsed = applyOptions(ctx, sink, SSH_ADD_QUERIES);
+    if (parsed.operands.length > 0 || !parsed.options.some((o) => o.id === 'l' || o.id === 'L'))
+      sink.change(`${ctx.name} adds, removes or locks keys in the ssh agent`, false);
+  },
+};
+const SSH_ADD_QUERIES: OptionRules = { options: ['l', 'L', 'E=', 'q', 'v'] };
+
 export const REMOTE: CommandTable = {
   ssh,
+  'ssh-add': sshAdd,
   'ssh-keygen': sshKeygen,
   scp,
   sftp,

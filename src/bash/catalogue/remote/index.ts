@@ -6,6 +6,7 @@ const ABOUT: Readonly<Record<string, About>> = {
   ssh: [
     'OpenSSH remote login client',
     {
+      readOnly: ['ssh -V'],
       destructive: [
         'ssh host uptime',
         "ssh host 'rm -rf /'",
@@ -13,6 +14,13 @@ const ABOUT: Readonly<Record<string, About>> = {
         'ssh -o ProxyCommand=\'sh -c "rm -f ~/.ssh/known_hosts"\' host',
         'ssh -o ProxyCommand=\'bash -c "rm -rf ~/tmp"\' example.com',
       ],
+    },
+  ],
+  'ssh-add': [
+    'adds private keys to the OpenSSH agent, or lists those it holds',
+    {
+      readOnly: ['ssh-add -l', 'ssh-add -L', 'ssh-add -l -E md5'],
+      notReadOnly: ['ssh-add', 'ssh-add ~/.ssh/id_ed25519', 'ssh-add -D', 'ssh-add -d key', 'ssh-add -x'],
     },
   ],
   'ssh-keygen': [
