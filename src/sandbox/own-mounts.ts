@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { OwnFile } from '../policy/own-files.js';
 import { type SandboxError, sandboxError } from './error.js';
@@ -40,9 +41,11 @@ export function holdOwnFiles(
       );
     }
     const root = writable.filter((r) => isInside(p, r)).sort((a, b) => b.length - a.length)[0]!;
+    const held = holdable(root, p, file);
+    if (typeof held !== 'string') return held;
     const failed = holdEntry(
       root,
-      path.relative(root, p),
+      path.relative(root, held),
       out,
       seen,
       true,
@@ -57,4 +60,29 @@ export function holdOwnFiles(
     out.worktrees = out.worktrees.filter((dir) => !opens(dir));
   }
   return undefined;
+}
+
+/**
+ * What to hold for `p`: itself, or, when a symbolic link lies on the way (a bin link such as
+ * `node_modules/.bin/toolgate`, which a mount cannot hold and a command could retarget), the
+ * directory that holds the link, so that the link cannot be replaced. A link right below the
+ * writable root would need the root itself held: refused, like a link on a protected path.
+ */
+function holdable(root: string, p: string, file: OwnFile): string | SandboxError {
+  let current = root;
+  for (const part of path.relative(root, p).split('/')) {
+    const next = path.join(current, part);
+    const stat = fs.lstatSync(next, { throwIfNoEntry: false });
+    if (stat === undefined) return p;
+    if (stat.isSymbolicLink()) {
+      if (current !== root) return current;
+      return sandboxError(
+        'isolation-failed',
+        `"${next}" is a symbolic link on the way to toolgate's own file "${p}" (${file.what}), right inside the writable directory "${root}": the jail cannot hold a link (the command could retarget it) without making that directory read-only, so the command did not run. Name the file by its real path, or keep it outside the directories commands may write.`,
+        next,
+      );
+    }
+    current = next;
+  }
+  return p;
 }

@@ -62,6 +62,21 @@ describe('planBwrap refuses what it cannot hold', () => {
     expect(!plan.ok && plan.message).toMatch(/toolgate's own file/);
   });
 
+  it('holds the directory of a bin link among its own files (a link cannot be a mount point, and could be retargeted)', () => {
+    const dist = t.file('ws/node_modules/toolgate/dist/cli/main.js', '');
+    t.dir('ws/node_modules/.bin');
+    const bin = path.join(ws, 'node_modules', '.bin', 'toolgate');
+    fs.symlinkSync(dist, bin);
+    const plan = planBwrap({
+      cwd: ws,
+      profile: profileFor([ws], { ownFiles: [{ path: bin, what: 'the toolgate program' }] }),
+    });
+    if (!plan.ok) throw new Error(plan.message);
+    plan.close();
+    const dir = path.join(ws, 'node_modules', '.bin');
+    expect(plan.args.join(' ')).toContain(`--ro-bind ${dir} ${dir}`);
+  });
+
   it("holds an own directory read-only without opening a nested repository's .git in it again", () => {
     t.dir('ws/logs/.git/hooks');
     const own = [{ path: path.join(ws, 'logs'), what: 'the directory of the decision log' }];
