@@ -119,6 +119,44 @@ export function realpathOfLongestPrefix(p: string): string {
 }
 
 /**
+ * Ignore files rg (and ag, and git's own rules that rg follows) read in a directory. A line
+ * `!PATTERN` in one whitelists what it matches, and a whitelisted hidden file is searched
+ * (checked with ripgrep 13: `.rgignore` with `!.env` makes `rg TOKEN` print .env); which names
+ * a pattern matches is not modelled: any whitelist shows every hidden file below it.
+ */
+const IGNORE_FILES = ['.ignore', '.rgignore', '.gitignore', '.agignore', '.git/info/exclude'];
+
+function whitelists(dir: string): boolean {
+  for (const name of IGNORE_FILES) {
+    let text: string;
+    try {
+      text = fs.readFileSync(`${dir}/${name}`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/^[ \t]*!/m.test(text)) return true;
+  }
+  return false;
+}
+
+/** Whether an ignore file of a directory above `root`, or git's global one, whitelists. */
+function whitelistsAbove(root: string): boolean {
+  const home = os.homedir();
+  const globals = [path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'ignore')];
+  for (const g of globals) {
+    try {
+      if (/^[ \t]*!/m.test(fs.readFileSync(g, 'utf8'))) return true;
+    } catch {
+      // none
+    }
+  }
+  for (let d = path.dirname(root); ; d = path.dirname(d)) {
+    if (whitelists(d)) return true;
+    if (d === path.dirname(d)) return false;
+  }
+}
+
+/**
  * The tree below `root`, depth first, without following symlinks unless asked (and then never
  * twice into the same directory). A root that is a file is its own only entry.
  */
@@ -133,9 +171,12 @@ export function walkTree(root: string, how: TreeWalk, limit: number): readonly W
   if (top === undefined) return entries;
   if (!top.isDirectory()) return [{ path: root, link: false }];
   const seen = new Set<string>();
-  const stack = [root];
+  // A whitelist in an ignore file above the root lets hidden files in everywhere below it.
+  const shownAbove = how.skipsHidden && whitelistsAbove(root);
+  const stack: [string, boolean][] = [[root, !how.skipsHidden || shownAbove]];
   while (stack.length > 0) {
-    const dir = stack.pop()!;
+    const [dir, above] = stack.pop()!;
+    const hiddenShown = above || (how.skipsHidden && whitelists(dir));
     if (how.followsLinks) {
       let real: string;
       try {
@@ -154,15 +195,15 @@ export function walkTree(root: string, how: TreeWalk, limit: number): readonly W
       continue;
     }
     for (const d of names) {
-      if (how.skipsHidden && d.name.startsWith('.')) continue;
+      if (!hiddenShown && d.name.startsWith('.')) continue;
       const p = dir.endsWith('/') ? dir + d.name : `${dir}/${d.name}`;
       const link = d.isSymbolicLink();
       entries.push({ path: p, link });
       if (entries.length > limit) return undefined;
-      if (d.isDirectory()) stack.push(p);
+      if (d.isDirectory()) stack.push([p, hiddenShown]);
       else if (link && how.followsLinks) {
         try {
-          if (fs.statSync(p).isDirectory()) stack.push(p);
+          if (fs.statSync(p).isDirectory()) stack.push([p, hiddenShown]);
         } catch {
           // A dangling link leads nowhere.
         }

@@ -162,8 +162,12 @@ const rg: CommandSpec = {
         o.id === 'type' ||
         ((o.id === 'glob' || o.id === 'iglob') && (o.value === undefined || !o.value.value.startsWith('!'))),
     );
+    // An ignore file the line names may whitelist hidden files (`!.env`), which rg then
+    // searches; its lines are only known at run time. (Ignore files on disk: the policy's walk.)
+    const ignoreFile = parsed.options.some((o) => o.id === 'ignore-file');
     const how = {
-      skipsHidden: !selects && !parsed.options.some((o) => o.id === 'hidden') && unrestricted < 2,
+      skipsHidden:
+        !selects && !ignoreFile && !parsed.options.some((o) => o.id === 'hidden') && unrestricted < 2,
       followsLinks: parsed.options.some((o) => o.id === 'follow'),
     };
     for (const w of operands) sink.readTree(w, how);
