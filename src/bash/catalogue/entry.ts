@@ -70,6 +70,11 @@ export type Shape =
        * then each file listed (`md5sum -c SUMS`): names only known at run time.
        */
       readonly listsWith?: string;
+      /**
+       * Each operand is read as a tree: every file below a directory operand, dot files too
+       * (diff). `noFollow`: the option (id) with which it does not follow links to directories.
+       */
+      readonly trees?: { readonly noFollow?: string };
     }
   /** Its operands are files it writes; with the `append` option (id) it appends. Devices that discard are no writes. */
   | { readonly kind: 'writer'; readonly append: string }

@@ -64,6 +64,7 @@ export function handledBy(shape: Shape): readonly string[] {
         ...(shape.inPlace ? [shape.inPlace.option] : []),
         ...(shape.dataWith ?? []),
         ...(shape.listsWith ? [shape.listsWith] : []),
+        ...(shape.trees?.noFollow ? [shape.trees.noFollow] : []),
       ];
     case 'writer':
       return [shape.append];
@@ -114,7 +115,15 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
         applyOptions(ctx, sink, r);
       };
     case 'reader': {
-      const { skipFirst, inPlace, dataWith, listsWith } = shape;
+      const { skipFirst, inPlace, dataWith, listsWith, trees } = shape;
+      if (trees !== undefined) {
+        const noFollow = trees.noFollow;
+        return (ctx, sink) => {
+          const parsed = applyOptions(ctx, sink, r);
+          const followsLinks = !parsed.options.some((o) => o.id === noFollow);
+          for (const w of parsed.operands) sink.readTree(w, { skipsHidden: false, followsLinks });
+        };
+      }
       if (
         skipFirst === undefined &&
         inPlace === undefined &&

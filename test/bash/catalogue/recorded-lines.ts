@@ -68,13 +68,25 @@ const DEV_ARGS = [
   '$x run',
 ];
 
+/** Options of the file tools the fuzzer may not reach: links followed or not, the man pager and browser. */
+const FILESYSTEM_LINES = [
+  'diff --no-dereference a b',
+  'diff -r --no-deref a b',
+  'diff -N --no-dereference -r a b',
+  "man -P 'less -R' ls",
+  'man --html=firefox ls',
+  'man -Hw3m ls',
+  'man -H ls',
+];
+
 export function linesOf(group: RecordedGroup, names: readonly string[]): string[] {
   const common = [...corpusLines(), ...exampleLines()];
   switch (group) {
     case 'git':
       return [...common, ...GIT_LINES, ...fuzzedLines(['git'], 1_000)];
-    case 'text':
     case 'filesystem':
+      return [...common, ...FILESYSTEM_LINES, ...fuzzedLines(names, 1_500)];
+    case 'text':
     case 'system':
     case 'builtins':
       return [...common, ...fuzzedLines(names, 1_500)];

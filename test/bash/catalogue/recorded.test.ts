@@ -109,10 +109,26 @@ const none = (): boolean => false;
  * old analyzer took `rm $x dir` for a deletion of dir alone. Only that call is added.
  */
 const RM_MAY_BE_RECURSIVE = /^notUnderstood rm: ".*" is only known at run time and could be an option$/;
-const filesystemIntended = (d: Difference): boolean =>
+const rmIntended = (d: Difference): boolean =>
   d.command === 'rm' &&
   d.now.some((c) => RM_MAY_BE_RECURSIVE.test(c)) &&
   d.now.filter((c) => !RM_MAY_BE_RECURSIVE.test(c)).join('\n') === d.old.join('\n');
+
+/**
+ * man -H is `runs-code` data now: its reason names the option as written (`man --html runs
+ * code`) where the old analyzer said `man -H opens a browser`; the same call otherwise.
+ */
+const manWording = (d: Difference): boolean =>
+  d.command === 'man' &&
+  d.now
+    .map((c) =>
+      c
+        .replace(/^opaque man \S+ runs code$/, 'opaque man -H opens a browser')
+        .replace(/^(runScript .* )man \S+( \{\})$/, '$1man -H$2'),
+    )
+    .join('\n') === d.old.join('\n');
+
+const filesystemIntended = (d: Difference): boolean => rmIntended(d) || manWording(d);
 
 describe.each([
   ['git', gitIntended, 2_000],

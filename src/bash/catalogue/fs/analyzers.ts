@@ -99,42 +99,6 @@ const less: CommandSpec = {
   },
 };
 
-const MAN_RULES: OptionRules = {
-  options: [
-    'P|pager=',
-    'H|html?',
-    'C|config-file=',
-    'M|manpath=',
-    'l|local-file',
-    'L|locale=',
-    'm|systems=',
-    'S|s|sections=',
-    'e|extension=',
-    'R|recode=',
-    'E|encoding=',
-    'T|troff-device?',
-    'X|gxditview?',
-    'r|prompt=',
-    'p|preprocessor=',
-  ],
-  anyOption: true,
-  effects: {
-    pager: 'exec',
-    html: (v, sink) => (v ? sink.runScript(v, 'man -H') : sink.opaque('man -H opens a browser')),
-    'config-file': 'read',
-    recode: 'not-read-only',
-    'troff-device': 'not-read-only',
-    gxditview: 'not-read-only',
-    preprocessor: 'not-read-only',
-  },
-};
-
-const man: CommandSpec = {
-  analyze(ctx, sink) {
-    applyOptions(ctx, sink, MAN_RULES);
-  },
-};
-
 /** xxd IN [OUT]: a second operand is a file it writes. */
 const XXD_RULES: OptionRules = {
   options: [
@@ -490,64 +454,11 @@ function dynamic(text: string): Word {
   return { value: text, raw: text, expansions: ['variable'], dynamicStart: false };
 }
 
-/**
- * diff: an operand that is a directory has its files compared with the other side's (`-N`:
- * also those only one side has), all the way down with `-r`, following links to directories
- * unless `--no-dereference`. Every operand is read as a tree: without `-r` that reaches deeper
- * than diff does, which only ever asks or denies more (`diff -r a b` read a/.env unseen).
- */
-const DIFF_RULES: OptionRules = {
-  options: [
-    'C|context?',
-    'U|unified?',
-    'x|exclude=',
-    'X|exclude-from=',
-    'S|starting-file=',
-    'from-file=',
-    'to-file=',
-    'I|ignore-matching-lines=',
-    'F|show-function-line=',
-    'W|width=',
-    'tabsize=',
-    'label=',
-    'L=',
-    'line-format=',
-    'old-line-format=',
-    'new-line-format=',
-    'unchanged-line-format=',
-    'old-group-format=',
-    'new-group-format=',
-    'changed-group-format=',
-    'unchanged-group-format=',
-    'horizon-lines=',
-    'color?',
-    'palette=',
-    'D|ifdef=',
-    'no-dereference',
-  ],
-  anyOption: true,
-  effects: {
-    'exclude-from': 'read',
-    'from-file': 'read',
-    'to-file': 'read',
-  },
-};
-
-const diff: CommandSpec = {
-  analyze(ctx, sink) {
-    const parsed = applyOptions(ctx, sink, DIFF_RULES);
-    const followsLinks = !parsed.options.some((o) => o.id === 'no-dereference');
-    for (const w of parsed.operands) sink.readTree(w, { skipsHidden: false, followsLinks });
-  },
-};
-
 export const FILESYSTEM: CommandTable = {
   tail,
   xxd,
   file: fileCmd,
   less,
-  man,
-  diff,
   cp: { ...copyLike('cp'), traits: ['edit'] },
   mv: { ...copyLike('mv'), traits: ['edit'] },
   install: copyLike('install'),

@@ -15,11 +15,6 @@ const ABOUT: Readonly<Record<string, About>> = {
   ],
   file: ['determine file type', { readOnly: ['file dist/app'], destructive: ['file -C -m custom.magic'] }],
   less: ['opposite of more', { readOnly: ['less README.md'] }],
-  man: [
-    'an interface to the system reference manuals',
-    { readOnly: ['man ls'], destructive: ["man -P 'rm -f ~/.lesshst' bash"] },
-  ],
-  diff: ['compare files line by line', { readOnly: ['diff -u old.conf new.conf'] }],
   cp: [
     'copy files and directories',
     { notReadOnly: ['cp -n config.example.yml config.yml'], destructive: ['cp template.env .env'] },
