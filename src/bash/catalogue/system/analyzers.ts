@@ -1,4 +1,11 @@
-import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } from '../../commands/spec.js';
+import { unknownHost, userHost } from '../../commands/hosts.js';
+import {
+  applyOptions,
+  type CommandSpec,
+  type CommandTable,
+  type OptionEffect,
+  type OptionRules,
+} from '../../commands/spec.js';
 
 /** The system: clocks, hosts, users, processes, services, packages. Looking is read-only; changing is not. */
 
@@ -7,6 +14,20 @@ import { applyOptions, type CommandSpec, type CommandTable, type OptionRules } f
  * value-taking ones, so their value is not read as the subcommand (`systemctl -H host status`),
  * and -H/--host, which runs the command on another machine over ssh.
  */
+/**
+ * -H/--host [USER@]HOST[:PORT][/CONTAINER]: the command runs on HOST, over ssh. The host is a
+ * destination, so the reason names it and WebFetch(domain:...) rules meet it.
+ */
+const overSsh: OptionEffect = (value, sink, ctx) => {
+  if (value === undefined) return;
+  const slash = value.value.indexOf('/');
+  const hostPart = slash < 0 ? value : { ...value, value: value.value.slice(0, slash) };
+  const host = value.expansions.length > 0 ? unknownHost(value) : userHost(hostPart);
+  const name = host === undefined || host.expansions.length > 0 ? value.raw : host.value;
+  sink.network(`${ctx.name} -H runs the command on ${name} over ssh`, false);
+  if (host !== undefined) sink.destination(host);
+};
+
 const SYSTEMD_RULES: OptionRules = {
   options: [
     'H|host=',
@@ -34,7 +55,7 @@ const SYSTEMD_RULES: OptionRules = {
     'marked',
   ],
   anyOption: true,
-  effects: { host: 'network' },
+  effects: { host: overSsh },
 };
 
 /**
@@ -225,7 +246,7 @@ const JOURNALCTL_RULES: OptionRules = {
     'vacuum-size': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
     'vacuum-time': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
     'vacuum-files': (_v, s) => s.change('journalctl --vacuum deletes journal files', true),
-    host: 'network',
+    host: overSsh,
     rotate: 'not-read-only',
     flush: 'not-read-only',
     sync: 'not-read-only',
