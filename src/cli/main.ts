@@ -11,7 +11,7 @@ import type {
 import type { CliIO } from './io.js';
 import { watchParentOfReexec } from './reexec.js';
 import { readStdin, writeStdout } from './stdio.js';
-import { warmSocketPath } from './warm.js';
+import { perCallVars, warmSocketPath } from './warm.js';
 import { askWarm, startWarm } from './warm-client.js';
 
 const argv = process.argv.slice(2);
@@ -76,13 +76,20 @@ async function run(): Promise<number> {
         : undefined;
     if (warm !== undefined) {
       io.input = await readStdin(io, WARM_MAX_INPUT_BYTES, 'hook input');
-      const answer = await askWarm(warm, { v: 2, argv: argv.slice(1), cwd: io.cwd, stdin: io.input });
+      const askedAt = Date.now();
+      const answer = await askWarm(warm, {
+        v: 2,
+        argv: argv.slice(1),
+        cwd: io.cwd,
+        stdin: io.input,
+        vars: perCallVars(io.env),
+      });
       if (answer !== undefined && 'code' in answer) {
         writeStdout(io, answer.stdout);
         if (answer.stderr !== '') io.stderr.write(answer.stderr);
         return answer.code;
       }
-      if (answer === undefined) startWarmAfterwards = warm;
+      if (answer === undefined) startWarmAfterwards = { socket: warm, askedAt };
     }
     const { bundle, runHook, cache } = loadHook(dir);
     const code = await runHook(argv.slice(1), io, cache);
@@ -141,13 +148,13 @@ function bundleStat(): string {
 }
 
 /** Set when a `--warm` call found no warm process: one is started once the answer is out. */
-let startWarmAfterwards: string | undefined;
+let startWarmAfterwards: { socket: string; askedAt: number } | undefined;
 
 run().then(
   (code) => {
     process.exitCode = code;
     if (startWarmAfterwards !== undefined && process.argv[1] !== undefined)
-      startWarm(startWarmAfterwards, process.argv[1], io.env);
+      startWarm(startWarmAfterwards.socket, process.argv[1], io.env, startWarmAfterwards.askedAt);
   },
   (err) => {
     process.stderr.write(`toolgate: internal error: ${describeCrash(err)}\n`);

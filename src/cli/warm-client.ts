@@ -76,14 +76,29 @@ const RESTART_AFTER_MS = 60_000;
  * this process's environment, unchanged (its socket is named by it), and runs with
  * --no-node-snapshot, so that policies with conditions run in it without a restart. What it
  * says on stderr (why it could not start, say) goes to SOCKET.log. Nothing is started where the
- * socket's directory is not private to the user, or while a start is under a minute old.
+ * socket's directory is not private to the user, or while a start is under a minute old; of
+ * callers that come at once only one starts it (startLock), and none once a warm process has
+ * made its socket since the caller asked (`askedAt`, ms).
  */
-export function startWarm(socket: string, mainScript: string, env: NodeJS.ProcessEnv): void {
+export function startWarm(
+  socket: string,
+  mainScript: string,
+  env: NodeJS.ProcessEnv,
+  askedAt = Number.NEGATIVE_INFINITY,
+): void {
   let log: number | undefined;
+  let lock: string | undefined;
   try {
     const dir = path.dirname(socket);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!privateToUser(dir, 'directory')) return;
+    lock = startLock(socket);
+    if (lock === undefined) return;
+    // A socket made since this caller found none (give or take a second) is a warm process
+    // another first call started, which has already aged its log: it answers the next call.
+    try {
+      if (fs.lstatSync(socket).mtimeMs >= askedAt - 1000) return;
+    } catch {}
     const logFile = `${socket}.log`;
     try {
       if (Date.now() - fs.statSync(logFile).mtimeMs < RESTART_AFTER_MS) return;
@@ -102,5 +117,35 @@ export function startWarm(socket: string, mainScript: string, env: NodeJS.Proces
     // no warm process: the next call decides by itself again
   } finally {
     if (log !== undefined) fs.closeSync(log);
+    if (lock !== undefined) fs.rmSync(lock, { force: true });
   }
+}
+
+/** A lock left by a starter killed between its two lines is stale after this long. */
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * The right to start the warm process for `socket`, for as long as checking the log's age and
+ * making it young takes: the first calls of a session come at once (Claude Code runs a
+ * message's tool calls side by side), and without it two of them could both find the log old
+ * and both start one. Made with O_EXCL, so one caller has it; the others start nothing (the
+ * one that has it starts the process, or a start is under a minute old). Undefined: not ours.
+ */
+function startLock(socket: string): string | undefined {
+  const lock = `${socket}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx', 0o600));
+      return lock;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    }
+    try {
+      if (Date.now() - fs.lstatSync(lock).mtimeMs < STALE_LOCK_MS) return undefined;
+      fs.unlinkSync(lock);
+    } catch {
+      // gone meanwhile: try again
+    }
+  }
+  return undefined;
 }

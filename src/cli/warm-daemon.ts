@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import path from 'node:path';
 import type { CliIO } from './io.js';
-import { ACK, parseWarmRequest, privateToUser, type WarmAnswer, type WarmRequest } from './warm.js';
+import {
+  ACK,
+  PER_CALL_VARS,
+  parseWarmRequest,
+  privateToUser,
+  type WarmAnswer,
+  type WarmRequest,
+} from './warm.js';
 
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 /** A caller sends its whole request at once: one that trickles is dropped. */
@@ -25,7 +32,7 @@ export interface WarmOptions {
  * The warm process behind `toolgate hook --warm` (see warm.ts): answers hook calls on a unix
  * socket by running the very code a hook process runs (`run`) with the call's arguments,
  * working directory and input. Its environment is the callers' own: the socket is named by it
- * (warm.ts), and the process was started with it. Policies and logs are read and written per
+ * (warm.ts), and the process was started with it; PWD and OLDPWD come with each call. Policies and logs are read and written per
  * call, as a hook process does, so an edited policy applies to the next call; calls run side by
  * side, as hook processes would.
  *
@@ -192,7 +199,7 @@ async function answer(request: WarmRequest | undefined, run: RunHook): Promise<W
     stdout: stdout as unknown as NodeJS.WritableStream,
     stderr: stderr as unknown as NodeJS.WritableStream,
     // TOOLGATE_REEXEC: this process already runs with --no-node-snapshot; never restart it.
-    env: { ...process.env, TOOLGATE_REEXEC: '1' },
+    env: callEnv(request),
     cwd: request.cwd,
     isTTY: false,
     input: request.stdin,
@@ -207,6 +214,13 @@ async function answer(request: WarmRequest | undefined, run: RunHook): Promise<W
   }
   if (code !== 0 && code !== 2) return { v: 2, fallback: `the hook exited ${code}` };
   return { v: 2, code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** This process's environment, with the caller's own PER_CALL_VARS (its PWD) in place. */
+function callEnv(request: WarmRequest): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, TOOLGATE_REEXEC: '1' };
+  for (const k of PER_CALL_VARS) delete env[k];
+  return { ...env, ...request.vars };
 }
 
 /** What a call writes (the hook writes text only, and never waits on a write). */

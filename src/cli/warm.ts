@@ -16,6 +16,26 @@ export interface WarmRequest {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly stdin: string;
+  /** The caller's values of PER_CALL_VARS (absent ones left out). */
+  readonly vars?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Variables the shell sets from where it runs, not from who runs it: Claude Code starts each
+ * hook in the agent's current directory, which moves with `cd`. They are not part of the warm
+ * process's name (one process per project and environment, not one per directory visited);
+ * each call brings its own, and the warm process answers with them in place of its own.
+ */
+export const PER_CALL_VARS: readonly string[] = ['PWD', 'OLDPWD'];
+
+/** The caller's PER_CALL_VARS, for its request. */
+export function perCallVars(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of PER_CALL_VARS) {
+    const v = env[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
 /** What the hook process writes and exits with; or why the warm process did not answer. */
@@ -39,7 +59,7 @@ const MAX_SOCKET_PATH = 100;
 export function warmSocketPath(cacheDir: string, build: string, env: NodeJS.ProcessEnv): string | undefined {
   if (process.platform === 'win32') return undefined;
   const vars = Object.entries(env)
-    .filter(([, v]) => v !== undefined)
+    .filter(([k, v]) => v !== undefined && !PER_CALL_VARS.includes(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const name = cacheFileName([
     'warm-hook 2',
@@ -74,6 +94,12 @@ export function parseWarmRequest(text: string): WarmRequest | undefined {
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
   if (r?.v !== 2 || !strings(r.argv) || typeof r.cwd !== 'string' || typeof r.stdin !== 'string')
     return undefined;
+  if (r.vars !== undefined) {
+    const vars = r.vars;
+    if (vars === null || typeof vars !== 'object' || Array.isArray(vars)) return undefined;
+    for (const [k, v] of Object.entries(vars))
+      if (!PER_CALL_VARS.includes(k) || typeof v !== 'string') return undefined;
+  }
   return r as unknown as WarmRequest;
 }
 

@@ -88,6 +88,12 @@ describe('warm answers', () => {
     expect(parseWarmRequest(JSON.stringify({ ...request, argv: [1] }))).toBeUndefined();
     expect(parseWarmRequest(JSON.stringify({ ...request, v: 1 }))).toBeUndefined();
     expect(parseWarmRequest('nonsense')).toBeUndefined();
+    // the caller's directory variables may come along, and nothing else of its environment
+    const withPwd = { ...request, vars: { PWD: '/p/src', OLDPWD: '/p' } };
+    expect(parseWarmRequest(JSON.stringify(withPwd))).toEqual(withPwd);
+    expect(parseWarmRequest(JSON.stringify({ ...request, vars: { HOME: '/h' } }))).toBeUndefined();
+    expect(parseWarmRequest(JSON.stringify({ ...request, vars: { PWD: 1 } }))).toBeUndefined();
+    expect(parseWarmRequest(JSON.stringify({ ...request, vars: ['PWD'] }))).toBeUndefined();
   });
 });
 
@@ -99,6 +105,12 @@ describe('the warm socket', () => {
     expect(warmSocketPath('/c', 'build-2', { HOME: '/h', X: '1', Y: '2' })).not.toBe(a);
     expect(path.dirname(a!)).toBe(path.join('/c', 'warm'));
     expect(warmSocketPath(`/${'c'.repeat(120)}`, 'build-1', {})).toBeUndefined();
+  });
+
+  it('is one per project, not one per directory the agent has moved to (PWD, OLDPWD)', () => {
+    const a = warmSocketPath('/c', 'build-1', { HOME: '/h', PWD: '/p' });
+    expect(warmSocketPath('/c', 'build-1', { HOME: '/h', PWD: '/p/src', OLDPWD: '/p' })).toBe(a);
+    expect(warmSocketPath('/c', 'build-1', { HOME: '/h' })).toBe(a);
   });
 
   it('is used only in a directory of the user that no one else may enter', () => {

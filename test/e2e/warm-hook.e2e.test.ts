@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -165,8 +165,6 @@ describe('toolgate hook --warm', () => {
     const [inWs, inOther] = await Promise.all([answersOf(ws), answersOf(other)]);
     expect(sockets()).toEqual([]);
     answersAre(ws, inWs); // no warm process yet: decided here, one is started
-    // (a call that found no socket while it was starting may have started a second, which
-    // leaves at once when it finds this one answering)
     await until('the warm process listens', () => sockets().length === 1 && warmPids().length === 1);
     const [pid] = warmPids();
     expect(warmPids()).toEqual([pid]);
@@ -347,6 +345,66 @@ describe('toolgate hook --warm', () => {
     fs.utimesSync(log, 0, 0); // (as if the minute had passed)
     expect(warm(ws, read)).toEqual(expected);
     await until('a warm process runs again', () => warmPids().length === 1);
+  }, 120_000);
+
+  it('starts one warm process for first calls that come at once', async () => {
+    // Claude Code runs a message's tool calls side by side: the first calls of a session race.
+    for (let round = 0; round < 3; round++) {
+      stopWarmProcesses();
+      await until('none runs', () => warmPids().length === 0);
+      fs.rmSync(warmDir, { recursive: true, force: true });
+      const seen = new Set<number>();
+      const watch = setInterval(() => {
+        for (const pid of warmPids()) seen.add(pid);
+      }, 5);
+      try {
+        const calls = Array.from(
+          { length: 8 },
+          () =>
+            new Promise<number | null>((resolve) => {
+              const child = spawn(process.execPath, [CLI, 'hook', '--warm'], {
+                cwd: ws,
+                env,
+                stdio: ['pipe', 'ignore', 'ignore'],
+              });
+              child.stdin.end(requests(ws)[0]!);
+              child.on('exit', (code) => resolve(code));
+            }),
+        );
+        expect(await Promise.all(calls)).toEqual(Array(8).fill(0));
+        await until('a warm process listens', () => sockets().length === 1 && seen.size > 0);
+        // long enough for a second start to show: node starts, and finds the first answering
+        await new Promise((r) => setTimeout(r, 1500));
+      } finally {
+        clearInterval(watch);
+      }
+      expect({ round, started: seen.size }).toEqual({ round, started: 1 });
+    }
+  }, 120_000);
+
+  it('is one warm process for a project, wherever in it the agent has moved (PWD)', async () => {
+    const src = path.join(ws, 'src');
+    fs.mkdirSync(src, { recursive: true });
+    const at = (dir: string) => ({ ...env, PWD: dir });
+    const call = (dir: string, stdin: string) => {
+      const r = spawnSync(process.execPath, [CLI, 'hook', '--warm'], {
+        cwd: dir,
+        env: at(dir),
+        input: stdin,
+        encoding: 'utf8',
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const read = requests(ws)[2]!;
+    const expected = await source(ws, read);
+    expect(call(ws, read)).toEqual(expected);
+    await until('a warm process listens', () => warmPids().length === 1 && sockets().length === 1);
+    const [pid] = warmPids();
+    // Claude Code starts the hook in the agent's directory: same project, same answer, same process
+    expect(call(src, read)).toEqual(expected);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sockets()).toHaveLength(1);
+    expect(warmPids()).toEqual([pid]);
   }, 120_000);
 
   it('exits when idle, and removes its socket; the next call starts one at once', async () => {
