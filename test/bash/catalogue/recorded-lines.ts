@@ -6,7 +6,16 @@ import { corpusLines, exampleLines, fuzzedLines } from './recorded-calls.js';
  * catalogue example, lines that steer the group's own options, and fuzzed lines built from its
  * entries' option tables (fixed seed). Used when a group is recorded; the fixture keeps the lines.
  */
-export const RECORDED_GROUPS = ['git', 'text', 'development', 'filesystem', 'system', 'builtins'] as const;
+export const RECORDED_GROUPS = [
+  'git',
+  'text',
+  'development',
+  'filesystem',
+  'system',
+  'builtins',
+  'search',
+  'cloud',
+] as const;
 export type RecordedGroup = (typeof RECORDED_GROUPS)[number];
 
 /** Every name (and alias) of a catalogue group. */
@@ -89,6 +98,8 @@ export function linesOf(group: RecordedGroup, names: readonly string[]): string[
     case 'text':
     case 'system':
     case 'builtins':
+    case 'search':
+    case 'cloud':
       return [...common, ...fuzzedLines(names, 1_500)];
     case 'development':
       return [

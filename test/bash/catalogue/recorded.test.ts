@@ -98,7 +98,7 @@ function holesWidenedReads(d: Difference): boolean {
 /**
  * Groups whose hand-written analyzers became data one by one (filesystem: its readers, checksum
  * tools, printers, what creates or deletes; system: what only reports; builtins: those that change
- * nothing): recorded from the hand-written analyzers just before, on lines fuzzed from
+ * nothing; search: locate; cloud: the database clients): recorded from the hand-written analyzers just before, on lines fuzzed from
  * the new entries' option tables. No difference is intended but those below.
  */
 const none = (): boolean => false;
@@ -137,6 +137,8 @@ describe.each([
   ['filesystem', filesystemIntended, 3_000],
   ['system', none, 2_500],
   ['builtins', none, 2_000],
+  ['search', none, 2_000],
+  ['cloud', none, 2_000],
 ] as const)('%s: the catalogue does what the old table recorded', (group, intended, atLeast) => {
   it('on the corpora, every example, steering and fuzzed lines', () => {
     const { compared, differences } = compareWithRecorded(group);

@@ -209,10 +209,6 @@ const terraform: CommandSpec = {
   },
 };
 
-const databases: CommandSpec = {
-  analyze: (ctx, sink) => sink.opaque(`${ctx.name} runs database commands the classifier cannot see into`),
-};
-
 export const CLOUD: CommandTable = {
   gh,
   kubectl,
@@ -226,12 +222,4 @@ export const CLOUD: CommandTable = {
   podman: docker,
   terraform,
   tofu: terraform,
-  psql: databases,
-  mysql: databases,
-  mariadb: databases,
-  sqlite3: databases,
-  mongo: databases,
-  mongosh: databases,
-  'redis-cli': databases,
-  cqlsh: databases,
 };

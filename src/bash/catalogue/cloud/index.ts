@@ -1,3 +1,4 @@
+import type { CatalogueEntry } from '../entry.js';
 import { type About, handWritten } from '../hand-written.js';
 import { CLOUD } from './analyzers.js';
 
@@ -67,27 +68,40 @@ const ABOUT: Readonly<Record<string, About>> = {
       ],
     },
   ],
-  psql: [
-    'PostgreSQL interactive terminal',
-    {
-      destructive: [
-        'psql -c "drop table t"',
-        'mysql -e "drop table t"',
-        'mariadb -e "drop table t"',
-        'sqlite3 app.db "delete from t"',
-        'mongo',
-        'mongosh',
-        'redis-cli flushall',
-        'cqlsh',
-        "sqlite3 :memory: '.shell rm -f db.lock'",
-        'redis-cli FLUSHDB',
-      ],
-    },
-  ],
 };
 
-export const CLOUD_ENTRIES = handWritten(
-  CLOUD,
-  'cloud, container and database clients: read-only subcommands (get, list, describe, ...), the rest change remote state',
-  ABOUT,
-);
+/**
+ * Database clients: whatever they run (a -c/-e statement, a script, what is typed or piped in)
+ * is the database's language, which the classifier does not read, so every use runs code the
+ * line does not show.
+ */
+const DATABASES: CatalogueEntry = {
+  name: 'psql',
+  aliases: ['mysql', 'mariadb', 'sqlite3', 'mongo', 'mongosh', 'redis-cli', 'cqlsh'],
+  summary: 'database clients (PostgreSQL, MySQL, SQLite, MongoDB, Redis, Cassandra)',
+  shape: { kind: 'program', runs: 'runs database commands the classifier cannot see into', asks: [] },
+  unknownOptions: 'fail',
+  examples: {
+    destructive: [
+      'psql -c "drop table t"',
+      'mysql -e "drop table t"',
+      'mariadb -e "drop table t"',
+      'sqlite3 app.db "delete from t"',
+      'mongo',
+      'mongosh',
+      'redis-cli flushall',
+      'cqlsh',
+      "sqlite3 :memory: '.shell rm -f db.lock'",
+      'redis-cli FLUSHDB',
+    ],
+  },
+};
+
+export const CLOUD_ENTRIES = [
+  ...handWritten(
+    CLOUD,
+    'cloud, container and database clients: read-only subcommands (get, list, describe, ...), the rest change remote state',
+    ABOUT,
+  ),
+  DATABASES,
+];

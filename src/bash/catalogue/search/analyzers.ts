@@ -465,18 +465,6 @@ const fd: CommandSpec = {
   },
 };
 
-const LOCATE_RULES: OptionRules = {
-  options: ['d|database=', 'l|limit=', 'n='],
-  anyOption: true,
-  effects: { database: 'read' },
-};
-
-const locate: CommandSpec = {
-  analyze(ctx, sink) {
-    applyOptions(ctx, sink, LOCATE_RULES);
-  },
-};
-
 export const SEARCH: CommandTable = {
   grep,
   egrep: grep,
@@ -488,7 +476,4 @@ export const SEARCH: CommandTable = {
   find,
   fd,
   fdfind: fd,
-  locate,
-  plocate: locate,
-  mlocate: locate,
 };

@@ -1,3 +1,5 @@
+import type { CatalogueEntry } from '../entry.js';
+import { printer } from '../forms.js';
 import { type About, handWritten } from '../hand-written.js';
 import { SEARCH } from './analyzers.js';
 
@@ -38,14 +40,23 @@ const ABOUT: Readonly<Record<string, About>> = {
     'finds files by name (fd and fdfind)',
     { readOnly: ['fdfind -e ts'], destructive: ['fd -e orig -x rm {}'] },
   ],
-  locate: [
-    'finds files by name in a database',
-    { readOnly: ['locate libc.so', 'plocate libc.so', 'mlocate libc.so'] },
-  ],
 };
 
-export const SEARCH_ENTRIES = handWritten(
-  SEARCH,
-  'search tools: read files and trees; options that run programs (find -exec, rg --pre, fd -x) or write',
-  ABOUT,
+/** locate and its kin: its operands are patterns, matched against a database of names (-d reads another). */
+const LOCATE: CatalogueEntry = printer(
+  'locate',
+  'finds files by name in a database; -d reads another database',
+  { readOnly: ['locate libc.so', 'plocate libc.so', 'mlocate libc.so', 'locate -l 5 -n 3 x'] },
+  ['l|limit=', 'n='],
+  { 'd|database=': 'reads' },
+  { aliases: ['plocate', 'mlocate'] },
 );
+
+export const SEARCH_ENTRIES = [
+  ...handWritten(
+    SEARCH,
+    'search tools: read files and trees; options that run programs (find -exec, rg --pre, fd -x) or write',
+    ABOUT,
+  ),
+  LOCATE,
+];
