@@ -216,7 +216,10 @@ export function bashRuleHit(
   ctx: MatchContext,
   opts: { staticUpTo?: string; allowDynamicTail?: boolean; form?: BashForm } = {},
 ): RuleHit | undefined {
-  let spelled: OptionWords | undefined;
+  // A rule the text meets wins over one met through option spellings (`git push --force x`
+  // meets `git push --force*` as written, and `git push * --force*` only by its options): the
+  // reason then names the rule as literal as the line.
+  let byOptions: CompiledRule[] | undefined;
   for (const r of ctx.policy.bashRules(kind, text)) {
     const s = r.rule.specifier;
     let matched = false;
@@ -225,14 +228,21 @@ export function bashRuleHit(
       if (kind !== 'allow' || !opts.allowDynamicTail) matched = r.bash!(text);
       else matched = endsWithWildcard(s.pattern) && r.bash!(text);
       if (!matched && kind !== 'allow' && r.bashOptions !== undefined && opts.form !== undefined) {
-        spelled ??= {
-          words: opts.form.words,
-          spellings: optionSpellings(opts.form.words, opts.form.all),
-        };
-        matched = r.bashOptions(spelled);
+        byOptions ??= [];
+        byOptions.push(r);
       }
     }
     if (!matched) continue;
+    const hit = applies(r, ctx, text);
+    if (hit) return { ...hit, ...(text === undefined ? {} : { target: text }) };
+  }
+  if (byOptions === undefined || opts.form === undefined) return undefined;
+  const spelled: OptionWords = {
+    words: opts.form.words,
+    spellings: optionSpellings(opts.form.words, opts.form.all),
+  };
+  for (const r of byOptions) {
+    if (!r.bashOptions!(spelled)) continue;
     const hit = applies(r, ctx, text);
     if (hit) return { ...hit, ...(text === undefined ? {} : { target: text }) };
   }
