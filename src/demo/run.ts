@@ -13,6 +13,7 @@ import { probeBwrap } from '../sandbox/bwrap.js';
 import { isRefusal } from '../tools/refusal.js';
 import { startMessagesApi } from './scripted-model.js';
 import { demoApproves, demoScript, seedWorkspace } from './session.js';
+import { layoutFor, row as tableRow } from './table.js';
 
 /**
  * The demo: a scripted model (a loopback Messages API) drives the real SDK agent loop through
@@ -24,6 +25,10 @@ export interface DemoOptions {
   dir?: string;
   out: NodeJS.WritableStream;
   color?: boolean;
+  /** Columns to fit the table in (default 120); reasons wrap within them. */
+  width?: number;
+  /** Every call and reason whole, one line a row, whatever the width. */
+  wide?: boolean;
 }
 
 export interface DemoSummary {
@@ -89,8 +94,19 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     );
   }
   out.write('\n');
-  const header = `${'#'.padEnd(3)} ${'tool'.padEnd(10)} ${'call'.padEnd(44)} ${'outcome'.padEnd(18)} why`;
-  out.write(`${paint.bold(header)}\n${'─'.repeat(Math.min(140, header.length + 40))}\n`);
+  const width = options.width ?? 120;
+  const callTexts = [...whatById.values()].map((w) => w.replace(/\n/g, '⏎'));
+  const layout = layoutFor(width, options.wide === true, callTexts);
+  const header = tableRow(layout, {
+    n: Number.NaN,
+    tool: 'tool',
+    call: 'call',
+    outcome: 'outcome',
+    why: 'why',
+  }).replace(/^NaN/, '#  ');
+  out.write(
+    `${paint.bold(header)}\n${'─'.repeat(options.wide ? header.length + 40 : Math.min(width, 140))}\n`,
+  );
   const counts: Record<string, number> = {};
   let n = 0;
   const row = (o: ToolUseOutcome): void => {
@@ -101,17 +117,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     const reason = o.decision?.reason ?? resultText(o.result.content);
     // For asks, what matters is why the policy asked; the person's answer is in the outcome column.
     const asked = /the policy asked: (.*?)\)?$/s.exec(reason)?.[1];
-    const why = shorten((asked ?? reason).split(`${ws}/`).join('').split(ws).join('.'), 74);
-    const colored = paint[
+    const why = (asked ?? reason).split(`${ws}/`).join('').split(ws).join('.');
+    const color =
       outcome === 'ran' || outcome === 'approved, ran'
         ? 'green'
         : outcome.startsWith('denied')
           ? 'red'
-          : 'yellow'
-    ](outcome.padEnd(18));
-    out.write(
-      `${String(n).padEnd(3)} ${(o.tool?.name ?? '?').padEnd(10)} ${shorten(what.replace(/\n/g, '⏎'), 44).padEnd(44)} ${colored} ${why}\n`,
-    );
+          : 'yellow';
+    const cells = { n, tool: o.tool?.name ?? '?', call: what.replace(/\n/g, '⏎'), outcome, why };
+    out.write(`${tableRow(layout, cells, paint[color])}\n`);
   };
 
   try {
@@ -166,11 +180,6 @@ function classify(o: ToolUseOutcome): string {
     return d.decidedBy === 'guard' ? 'denied (guard)' : d.decidedBy === 'rule' ? 'denied (rule)' : 'denied';
   if (o.result.is_error) return o.failure ? `failed (${o.failure.kind})` : 'ran, exit≠0';
   return 'ran';
-}
-
-function shorten(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 function exists(ws: string, rel: string): boolean {

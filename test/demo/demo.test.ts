@@ -90,4 +90,22 @@ describe('toolgate demo', () => {
     expect(run.stdout).toContain('verify: intact, 32 records');
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+  it('fits the table in the terminal, wrapping reasons whole; --wide prints each row on one line (#19)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-width-'));
+    const reason = 'Keys and .env files hold secrets (example files such as .env.example stay readable)';
+    const narrow = await runCli(['demo', '--dir', path.join(dir, 'a'), '--no-color'], {
+      env: { COLUMNS: '80' },
+    });
+    expect(narrow.code, narrow.stderr).toBe(0);
+    const table = narrow.stdout.slice(narrow.stdout.indexOf('#   tool'), narrow.stdout.indexOf('\nsummary'));
+    for (const line of table.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+    // cut before ("…"), now wrapped: the whole reason is there, over several lines
+    expect(table.replace(/\s+/g, ' ')).toContain(reason);
+    const wide = await runCli(['demo', '--dir', path.join(dir, 'b'), '--no-color', '--wide'], {
+      env: { COLUMNS: '80' },
+    });
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stdout.split('\n').find((l) => /^9 +Read +Read \.env +denied/.test(l))).toContain(reason);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
 });
