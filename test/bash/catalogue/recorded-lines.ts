@@ -15,6 +15,7 @@ export const RECORDED_GROUPS = [
   'builtins',
   'search',
   'cloud',
+  'archive',
 ] as const;
 export type RecordedGroup = (typeof RECORDED_GROUPS)[number];
 
@@ -100,6 +101,7 @@ export function linesOf(group: RecordedGroup, names: readonly string[]): string[
     case 'builtins':
     case 'search':
     case 'cloud':
+    case 'archive':
       return [...common, ...fuzzedLines(names, 1_500)];
     case 'development':
       return [

@@ -305,11 +305,6 @@ export const ARCHIVE: CommandTable = {
   uncompress: gzipLike,
   zip,
   unzip,
-  zipinfo: {
-    analyze: (ctx, sink) => {
-      for (const w of ctx.args) if (!w.value.startsWith('-')) sink.read(w);
-    },
-  },
   '7z': { analyze: archiver(/^[lt]$/) },
   '7za': { analyze: archiver(/^[lt]$/) },
   ar: { analyze: archiver(/^[tp]/) },

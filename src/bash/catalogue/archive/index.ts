@@ -1,3 +1,5 @@
+import type { CatalogueEntry } from '../entry.js';
+import { reader } from '../forms.js';
 import { type About, handWritten } from '../hand-written.js';
 import { ARCHIVE } from './analyzers.js';
 
@@ -53,7 +55,6 @@ const ABOUT: Readonly<Record<string, About>> = {
       destructive: ['unzip a.zip'],
     },
   ],
-  zipinfo: ['list detailed information about a ZIP archive', { readOnly: ['zipinfo a.zip'] }],
   '7z': ['the 7-Zip archiver', { readOnly: ['7z l a.7z'], destructive: ['7z x a.7z'] }],
   '7za': ['the 7-Zip archiver', { readOnly: ['7za l a.7z'], destructive: ['7za x a.7z'] }],
   ar: [
@@ -63,8 +64,16 @@ const ABOUT: Readonly<Record<string, About>> = {
   unrar: ['extracts RAR archives', { readOnly: ['unrar l a.rar'], destructive: ['unrar x a.rar'] }],
 };
 
-export const ARCHIVE_ENTRIES = handWritten(
-  ARCHIVE,
-  'archivers and compressors: list and test modes read; create, extract and in-place compression write or delete',
-  ABOUT,
-);
+/** zipinfo only lists: every operand (the archive, the members to list or exclude) is read, no option writes. */
+const ZIPINFO: CatalogueEntry = reader('zipinfo', 'list detailed information about a ZIP archive', [], {
+  readOnly: ['zipinfo a.zip', 'zipinfo -1 a.zip "*.txt"'],
+});
+
+export const ARCHIVE_ENTRIES = [
+  ...handWritten(
+    ARCHIVE,
+    'archivers and compressors: list and test modes read; create, extract and in-place compression write or delete',
+    ABOUT,
+  ),
+  ZIPINFO,
+];
