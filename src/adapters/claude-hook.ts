@@ -84,7 +84,8 @@ export const claudePreToolUse: HookProtocol = {
  */
 export const claudePermissionRequest: HookProtocol = {
   name: 'claude-code/PermissionRequest',
-  recognises: (p) => p.hook_event_name === 'PermissionRequest',
+  // not Codex's, which has the same event name and shape (codex-marks.ts)
+  recognises: (p) => p.hook_event_name === 'PermissionRequest' && !codexShaped(p),
   request: claudeRequest,
   answer: (decision) =>
     decision.behavior === 'ask'
@@ -103,7 +104,10 @@ export interface PermissionRequestOutput {
   };
 }
 
-function permissionRequestOutput(behavior: 'allow' | 'deny', message: string): PermissionRequestOutput {
+export function permissionRequestOutput(
+  behavior: 'allow' | 'deny',
+  message: string,
+): PermissionRequestOutput {
   return {
     hookSpecificOutput: {
       hookEventName: 'PermissionRequest',

@@ -30,7 +30,7 @@ import { unaskable } from './unaskable.js';
 export const codexPreToolUse: HookProtocol = {
   name: 'codex/PreToolUse',
   recognises: (p) => p.hook_event_name === 'PreToolUse' && codexShaped(p),
-  request: codexRequest,
+  request: (p) => codexRequest(p, 'PreToolUse'),
   parts: codexParts,
   answer: codexAnswer,
   rewritten: (decision, input, options) => {
@@ -80,12 +80,12 @@ function denyOutput(reason: string): CodexDeny {
   };
 }
 
-function codexRequest(p: Readonly<Record<string, unknown>>): ToolRequest | string {
+export function codexRequest(p: Readonly<Record<string, unknown>>, event: string): ToolRequest | string {
   const { tool_name: name, tool_input: input, cwd } = p;
-  if (typeof name !== 'string' || name === '') return 'Codex PreToolUse payload has no tool_name';
-  if (typeof cwd !== 'string' || !path.isAbsolute(cwd)) return 'Codex PreToolUse payload has no absolute cwd';
+  if (typeof name !== 'string' || name === '') return `Codex ${event} payload has no tool_name`;
+  if (typeof cwd !== 'string' || !path.isAbsolute(cwd)) return `Codex ${event} payload has no absolute cwd`;
   if (input === null || typeof input !== 'object' || Array.isArray(input))
-    return 'Codex PreToolUse payload has no tool_input object';
+    return `Codex ${event} payload has no tool_input object`;
   return {
     // Codex names its shell tool Bash, as Claude Code does; other tools keep their names
     tool: name,
@@ -102,7 +102,7 @@ function codexRequest(p: Readonly<Record<string, unknown>>): ToolRequest | strin
  * spelling Codex applies itself, `apply_patch <<'EOF'` (codex-patch-shell.ts); every other call
  * is one part, itself.
  */
-function codexParts(request: ToolRequest): readonly CallPart[] | string {
+export function codexParts(request: ToolRequest): readonly CallPart[] | string {
   const { command } = request.input as { command?: unknown };
   if (request.tool === 'apply_patch') {
     if (typeof command !== 'string')

@@ -1,5 +1,6 @@
 import { CLAUDE_PROTOCOLS } from './claude-hook.js';
 import { codexPreToolUse } from './codex-hook.js';
+import { codexPermissionRequest } from './codex-permission.js';
 import { copilotPreToolUse } from './copilot-hook.js';
 import { cursorBeforeReadFile, cursorBeforeShellExecution } from './cursor-hook.js';
 import { geminiBeforeTool } from './gemini-hook.js';
@@ -12,8 +13,10 @@ import { opencodeToolBefore } from './opencode-hook.js';
  * here, with a `recognises` that cannot take another agent's payload for its own.
  */
 export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
-  // Codex's PreToolUse is Claude-shaped: told apart by turn_id / model (codex-marks.ts), both ways
+  // Codex's PreToolUse and PermissionRequest are Claude-shaped: told apart by turn_id / model
+  // (codex-marks.ts), both ways
   codexPreToolUse,
+  codexPermissionRequest,
   ...CLAUDE_PROTOCOLS,
   geminiBeforeTool,
   cursorBeforeShellExecution,

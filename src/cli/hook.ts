@@ -22,7 +22,8 @@ answers deny). Gemini CLI's BeforeTool payload is answered too, as {"decision", 
 tool names read as Claude Code's (run_shell_command as Bash, replace as Edit, ...), and Cursor's
 beforeShellExecution, as {"permission", "user_message", "agent_message"}, and Codex CLI's
 PreToolUse (told apart by its turn_id; an allow is answered with nothing, as Codex refuses a bare
-allow, and its permission_mode is ignored: codex exec always sends bypassPermissions). Any other
+allow, and its permission_mode is ignored: codex exec always sends bypassPermissions; its apply_patch
+is decided file by file; its PermissionRequest answered allow only where a rule allows). Any other
 payload (another event, an agent toolgate does not answer) is blocked with exit 2. --agent NAME
 (claude-code, gemini-cli, cursor, codex, copilot, opencode) answers only that agent's protocols and
 blocks every other payload. Copilot CLI's preToolUse ({toolName, toolArgs}) is answered with

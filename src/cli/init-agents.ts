@@ -61,18 +61,18 @@ export function planAgent(
     case 'codex': {
       // Codex reads hooks from $CODEX_HOME (not the project); it skips a hook until trusted by hash.
       const home = env.CODEX_HOME || path.join(env.HOME || os.homedir(), '.codex');
-      return [
-        jsonHook(path.join(home, 'hooks.json'), ['hooks', 'PreToolUse'], {
-          matcher: '.*',
-          hooks: [
-            {
-              type: 'command',
-              command: `toolgate hook --agent codex --log ${path.join(dir, '.toolgate', 'decisions.jsonl')}`,
-              timeout: 30,
-            },
-          ],
-        }),
-      ];
+      const entry = {
+        matcher: '.*',
+        hooks: [
+          {
+            type: 'command',
+            command: `toolgate hook --agent codex --log ${path.join(dir, '.toolgate', 'decisions.jsonl')}`,
+            timeout: 30,
+          },
+        ],
+      };
+      // PermissionRequest too: toolgate's deny must also stop an approval Codex is about to ask for
+      return [jsonHook(path.join(home, 'hooks.json'), ['hooks', 'PreToolUse'], entry, ['hooks', 'PermissionRequest'])];
     }
     case 'cursor':
       return [

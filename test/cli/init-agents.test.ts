@@ -61,6 +61,7 @@ describe('init --agent', () => {
     expect(gemini.hooks.BeforeTool[0].hooks[0].command).toMatch(/^toolgate hook --agent gemini-cli/);
     const codex = JSON.parse(fs.readFileSync(path.join(dir, 'codex-home', 'hooks.json'), 'utf8'));
     expect(codex.hooks.PreToolUse[0].hooks[0].command).toMatch(/^toolgate hook --agent codex/);
+    expect(codex.hooks.PermissionRequest[0].hooks[0].command).toMatch(/^toolgate hook --agent codex/);
     const cursor = json('.cursor/hooks.json');
     expect(cursor.hooks.beforeShellExecution).toEqual([
       { command: './audit.sh' },

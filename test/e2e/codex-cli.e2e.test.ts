@@ -21,7 +21,20 @@ const codex = agentBinary('codex');
 const base = fs.mkdtempSync(path.join(os.homedir(), '.cache', 'toolgate-codex-e2e-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-async function run(name: string, calls: ScriptedCall[], policy: string, model = 'mock-model') {
+interface RunOptions {
+  readonly model?: string;
+  /** The hook events toolgate answers (default PreToolUse). */
+  readonly events?: readonly string[];
+  /** How Codex runs calls (default: no sandbox, no approvals; toolgate's decision is what is tested). */
+  readonly mode?: readonly string[];
+}
+
+async function run(name: string, calls: ScriptedCall[], policy: string, options: RunOptions = {}) {
+  const {
+    model = 'mock-model',
+    events = ['PreToolUse'],
+    mode = ['--dangerously-bypass-approvals-and-sandbox'],
+  } = options;
   const ws = path.join(base, name, 'workspace');
   const home = path.join(base, name, 'home');
   fs.mkdirSync(ws, { recursive: true });
@@ -38,7 +51,9 @@ async function run(name: string, calls: ScriptedCall[], policy: string, model = 
   fs.writeFileSync(
     path.join(home, 'hooks.json'),
     JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: '.*', hooks: [{ type: 'command', command: hook, timeout: 60 }] }] },
+      hooks: Object.fromEntries(
+        events.map((e) => [e, [{ matcher: '.*', hooks: [{ type: 'command', command: hook, timeout: 60 }] }]]),
+      ),
     }),
   );
   try {
@@ -48,8 +63,7 @@ async function run(name: string, calls: ScriptedCall[], policy: string, model = 
         'exec',
         '--skip-git-repo-check',
         '--json',
-        // Codex's own sandbox needs helpers it cannot build here; toolgate's decision is what is tested
-        '--dangerously-bypass-approvals-and-sandbox',
+        ...mode,
         // a hook that is not managed runs only once trusted by its hash, else it is silently skipped
         '--dangerously-bypass-hook-trust',
         'run the scripted calls',
@@ -138,7 +152,7 @@ describe.skipIf(codex.path === undefined)('Codex CLI with toolgate as its PreToo
         { name: 'apply_patch', input: '*** Begin Patch\n*** Add File: src/broken.txt\n+x\n' },
       ],
       'version: 1\nextends: builtin:default\nrules:\n  - allow: "Edit(src/**)"\n',
-      'gpt-5.5',
+      { model: 'gpt-5.5' },
     );
     expect(result.code, result.stderr.slice(-2000)).toBe(0);
     // allowed, and applied (and left as it was: the unreadable update did not run)
@@ -158,6 +172,30 @@ describe.skipIf(codex.path === undefined)('Codex CLI with toolgate as its PreToo
       /blocked by PreToolUse hook: toolgate hook: Codex apply_patch: line 4 .* reads as a file header/,
     );
     expect(all).toMatch(/apply_patch verification failed: invalid patch: The last line of the patch must be/);
+  });
+
+  // --approve-for-me: Codex's workspace-write sandbox, and an approval for each call that asks to
+  // leave it (require_escalated), which its PermissionRequest hook answers first
+  it('answers PermissionRequest from the policy: a rule allows the escalation, a deny rejects it with the reason', async () => {
+    const { ws, result, told } = await run(
+      'permission',
+      [
+        {
+          name: 'exec_command',
+          args: { cmd: 'touch ../granted.txt', sandbox_permissions: 'require_escalated', justification: 'j' },
+        },
+        {
+          name: 'exec_command',
+          args: { cmd: 'touch ../refused.txt', sandbox_permissions: 'require_escalated', justification: 'j' },
+        },
+      ],
+      'version: 1\nrules:\n  - allow: "Bash(touch ../granted.txt)"\n  - deny: "Bash(touch ../refused.txt)"\n',
+      { events: ['PermissionRequest'], mode: ['--approve-for-me'] },
+    );
+    expect(result.code, result.stderr.slice(-2000)).toBe(0);
+    expect(fs.existsSync(path.join(ws, '..', 'granted.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(ws, '..', 'refused.txt'))).toBe(false);
+    expect(told.join('\n')).toMatch(/Rejected\(.*toolgate: Denied by rule .*touch \.\.\/refused\.txt/);
   });
 
   it('blocks the call when toolgate cannot decide (a broken policy: exit 2)', async () => {
