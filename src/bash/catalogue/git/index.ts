@@ -1,5 +1,7 @@
+import { autocorrectCandidates, autocorrects } from '../../commands/git-autocorrect.js';
 import { gitConfigEffect } from '../../commands/git-config.js';
 import { subContext } from '../../commands/spec.js';
+import { staticWord } from '../../word.js';
 import type { CatalogueEntry } from '../entry.js';
 import { GIT_SUBCOMMAND_OPTIONS } from './option-names.js';
 import { runAlias, SUBCOMMANDS } from './subcommands.js';
@@ -68,6 +70,21 @@ export const GIT: CatalogueEntry = {
       if (analyzer === undefined) {
         if (!runAlias(p.options, sub.value, rest.slice(1), sink))
           sink.opaque(`git ${sub.value} is not a known git command; it may be an alias that runs anything`);
+        // help.autocorrect: git may run the known command most like it instead.
+        const corrects = p.options.some(
+          (o) =>
+            o.id === 'c' &&
+            o.value !== undefined &&
+            /^help\.autocorrect(=|$)/i.test(o.value.value) &&
+            (o.value.expansions.length > 0 ||
+              autocorrects(o.value.value.split('=').slice(1).join('=') || 'true')),
+        );
+        if (corrects)
+          for (const c of autocorrectCandidates(sub.value, SUBCOMMANDS.keys()))
+            sink.run(
+              [staticWord('git'), staticWord(c), ...rest.slice(1)],
+              `git help.autocorrect ${sub.value}`,
+            );
         return;
       }
       analyzer(subContext(ctx, `git ${sub.value}`, rest.slice(1)), sink);
