@@ -28,3 +28,24 @@ export function nextReloadMs(policy: CompiledPolicy, now: Date): number | undefi
   const expiry = Math.min(...bundles.map((b) => Date.parse(b.notAfter) - now.getTime() + 1));
   return Math.max(100, expiry > 0 ? Math.min(poll, expiry) : poll);
 }
+
+/** setTimeout's longest delay (about 24.8 days): a later expiry is waited for in steps. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * Calls `expired` once the earliest of the policy's bundles expires (a process that cannot
+ * reload, `mcp-proxy`, stops then rather than decide on). Returns what cancels it.
+ */
+export function atExpiry(policy: CompiledPolicy, expired: (b: BundleInUse) => void): () => void {
+  const bundles = policy.bundles ?? [];
+  if (bundles.length === 0) return () => {};
+  const first = bundles.reduce((a, b) => (Date.parse(b.notAfter) < Date.parse(a.notAfter) ? b : a));
+  let timer: NodeJS.Timeout | undefined;
+  const wait = (): void => {
+    const ms = Date.parse(first.notAfter) - Date.now() + 1;
+    if (ms <= 0) expired(first);
+    else timer = setTimeout(wait, Math.min(ms, MAX_DELAY_MS)).unref();
+  };
+  wait();
+  return () => clearTimeout(timer);
+}

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { AutoClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { parseCliArgs } from './args.js';
+import { atExpiry } from './bundle-watch.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import {
@@ -188,7 +189,19 @@ async function serve(io: CliIO, o: ServeOptions): Promise<number> {
       `guarding "${proxy.upstreamInfo.name}" as mcp__${o.serverName}__* (policy ${o.policy.digest.slice(0, 12)}, asks are ${o.ask === 'allow' ? 'allowed' : 'denied'})`,
     );
     if (clientGone) await proxy.close();
+    // A managed bundle that expires stops the proxy: it cannot pull a fresh one while it runs.
+    let expired: string | undefined;
+    const running = proxy;
+    const cancel = atExpiry(o.policy, (b) => {
+      expired = `policy bundle ${b.url}: ${b.id} expired at ${b.notAfter}: stopping, nothing more is decided (start it again to pull a fresh one)`;
+      void running.close();
+    });
     const end = await proxy.done;
+    cancel();
+    if (expired !== undefined) {
+      say(expired);
+      return 1;
+    }
     if (end.by === 'server') {
       say(end.message);
       return 1;

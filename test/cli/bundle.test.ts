@@ -11,9 +11,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildBundle } from '../../src/bundle/build.js';
 import { bundleStateDir, copyOf } from '../../src/bundle/pull.js';
+import { ECHO_COMMAND, startProxyProcess } from '../adapters/fixtures/proxy-process.js';
 import { MAIN, runCli } from '../helpers/cli.js';
 
 const TSX = path.join(path.dirname(MAIN), '..', '..', 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
@@ -494,6 +496,28 @@ describe('a managed bundle: setting, pulled over HTTP, kept, verified', () => {
       expect(stderr).not.toMatch(/internal error/);
     },
     60_000,
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'mcp-proxy stops when its bundle expires, saying why',
+    async () => {
+      server.body = bundleOf('version: 1\nrules:\n  - allow: mcp__echo__get_status\n', {
+        notAfter: new Date(Date.now() + 4000),
+      });
+      const proc = startProxyProcess(['--name', 'echo', '--', ...ECHO_COMMAND], {
+        cwd: dir,
+        env: { ...env, ECHO_MCP_DIR: dir, TOOLGATE_LOG: '' },
+      });
+      const client = new Client({ name: 'agent', version: '1' });
+      await client.connect(proc.transport);
+      const before = await client.callTool({ name: 'get_status', arguments: {} });
+      expect(before.isError).not.toBe(true);
+      expect(await proc.exit).toBe(1);
+      expect(proc.stderr()).toMatch(
+        /policy bundle .*fleet@1 expired at .*: stopping, nothing more is decided/,
+      );
+    },
+    30_000,
   );
 
   it('bundle: in a file that is not managed refuses the policy', async () => {
