@@ -39,6 +39,11 @@ calls are rendered and you are asked. Exit status: 0 all blocks answered; 1 some
 not a tool_use block (answered with an is_error result); 2 usage or policy errors.
 `;
 
+/** This program again, as its hidden `isolate-child` command (toolgate.ts). */
+function isolateChildCommand() {
+  return { execPath: process.execPath, args: [...process.execArgv, process.argv[1] ?? '', 'isolate-child'] };
+}
+
 type Entry =
   | { kind: 'block'; block: ToolUseBlock }
   | { kind: 'bad'; result: ToolResultBlock }
@@ -91,7 +96,9 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const canUseTool: CanUseTool = terminal ? prompts.terminalCanUseTool(terminal) : prompts.headlessCanUseTool;
   const classifier = await classifierFor(policy, io);
   const ctx = createToolUseContext({
-    tools: new ToolRegistry(builtinTools()),
+    // exec starts without --no-node-snapshot unless its policy has conditions (toolgate.ts): a
+    // JavaScript call then runs its isolate in a child node started with it.
+    tools: new ToolRegistry(builtinTools({ javascript: { isolateChild: isolateChildCommand() } })),
     policy,
     ...(classifier ? { classifier } : {}),
     cwd: cwdOf(values, io),

@@ -45,8 +45,9 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
     },
     exec: {
       summary: 'run tool_use blocks through the pipeline and print paired tool_result blocks',
+      // Not `isolates`: a JavaScript call runs its isolate in a child (src/isolate/child-runner.ts),
+      // and a policy with conditions restarts exec itself (policyFor).
       load: async () => (await import('./exec.js')).execCommand,
-      isolates: true,
     },
     jail: {
       summary: 'decide a Bash command line again and run it inside the jail its decision names (deny: 126)',
@@ -99,6 +100,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const { ENGINE_VERSION } = await import('../version.js');
     io.stdout.write(`${ENGINE_VERSION}\n`);
     return 0;
+  }
+  // Not a command anyone runs: the child node a JavaScript call's isolate lives in (exec).
+  if (name === 'isolate-child' && process.send !== undefined) {
+    const { serveIsolateRunner } = await import('../isolate/child-runner.js');
+    return serveIsolateRunner(Number(rest[0]));
   }
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (sub === undefined) {

@@ -3,7 +3,7 @@ import { BashTool } from './bash.js';
 import { EditTool } from './edit.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
-import { createJavaScriptTool } from './javascript.js';
+import { createJavaScriptTool, type JavaScriptToolOptions } from './javascript.js';
 import { NotebookEditTool } from './notebook-edit.js';
 import { ReadTool } from './read.js';
 import { ToolSearchTool } from './tool-search.js';
@@ -14,7 +14,7 @@ import { WriteTool } from './write.js';
  * The built-in tools, one per file. A fresh list per call: the JavaScript tool owns a warm
  * isolate, which a session should not share with another.
  */
-export function builtinTools(): AnyTool[] {
+export function builtinTools(options: { javascript?: JavaScriptToolOptions } = {}): AnyTool[] {
   return [
     ReadTool,
     WriteTool,
@@ -24,7 +24,7 @@ export function builtinTools(): AnyTool[] {
     GrepTool,
     BashTool,
     WebFetchTool,
-    createJavaScriptTool(),
+    createJavaScriptTool(options.javascript),
     ToolSearchTool,
   ] as AnyTool[];
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { createIsolateRunner, type IsolateRunner } from '../isolate/index.js';
+import {
+  type ChildCommand,
+  createIsolateRunner,
+  createIsolateRunnerFor,
+  type IsolateRunner,
+} from '../isolate/index.js';
 import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolResult } from '../pipeline/tool.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
@@ -27,7 +32,16 @@ const inputSchema = z.strictObject({
 
 export type JavaScriptOutput = { value: unknown } | Refusal;
 
-export function createJavaScriptTool(options: { memoryLimitMb?: number } = {}) {
+export interface JavaScriptToolOptions {
+  memoryLimitMb?: number;
+  /**
+   * How to start a child node for the isolate when this process was started without
+   * --no-node-snapshot (see src/isolate/child-runner.ts). Without it such a process refuses.
+   */
+  isolateChild?: ChildCommand;
+}
+
+export function createJavaScriptTool(options: JavaScriptToolOptions = {}) {
   let runner: IsolateRunner | undefined;
   return buildTool({
     name: 'JavaScript',
@@ -43,7 +57,11 @@ export function createJavaScriptTool(options: { memoryLimitMb?: number } = {}) {
     description: () => 'Run JavaScript in an isolate',
     toAutoClassifierInput: (input) => input.code,
     async call(input, ctx): Promise<ToolResult<JavaScriptOutput>> {
-      runner ??= createIsolateRunner({ memoryLimitMb: options.memoryLimitMb ?? JS_MEMORY_LIMIT_MB });
+      const memoryLimitMb = options.memoryLimitMb ?? JS_MEMORY_LIMIT_MB;
+      runner ??=
+        options.isolateChild === undefined
+          ? createIsolateRunner({ memoryLimitMb })
+          : createIsolateRunnerFor(options.isolateChild, memoryLimitMb);
       const compiled = await runner.compile(input.code, { kind: 'script' });
       if (!compiled.ok) {
         return {
