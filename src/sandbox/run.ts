@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SandboxProfile } from '../policy/obligations.js';
 import { type BwrapPlan, planBwrap } from './bwrap.js';
@@ -7,6 +8,7 @@ import { buildChildEnv } from './env.js';
 import { describeThrown, type SandboxError, sandboxError } from './error.js';
 import { holdGhosts } from './ghosts.js';
 import { bwrapSetupFailure, chooseIsolation } from './isolation.js';
+import { jailEnded, readJailInit } from './jail-end.js';
 import { type CapturedOutput, OutputCapture, type StreamName } from './output.js';
 import { preflight } from './preflight.js';
 import {
@@ -114,7 +116,8 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
     plan = planned;
     isolationLimits.push(...plan.notes);
     file = isolation.probe.path!;
-    args = [...plan.args, '--', ...command];
+    // One descriptor past the plan's: bwrap names its namespace's init there (jail-end.ts).
+    args = [...plan.args, '--info-fd', String(3 + plan.fds.length), '--', ...command];
     // The host's TMPDIR is invisible behind the private /tmp unless it is a writable root.
     const tmp = env.TMPDIR;
     if (!tmp || !profile.writableRoots.some((root) => isInside(tmp, root))) env.TMPDIR = '/tmp';
@@ -182,6 +185,8 @@ interface Launch {
 
 interface Supervised extends Launch {
   child: ChildProcess;
+  /** The host PID of the jail's PID-namespace init, once bwrap has named it. */
+  jailInit: Promise<number | undefined>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -196,7 +201,7 @@ async function launch(l: Launch): Promise<RunResult | SandboxError> {
       cwd: l.request.cwd,
       env: l.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(l.plan?.fds ?? [])],
+      stdio: ['ignore', 'pipe', 'pipe', ...(l.plan ? [...l.plan.fds, 'pipe' as const] : [])],
     });
   } catch (err) {
     l.plan?.close();
@@ -214,8 +219,10 @@ async function launch(l: Launch): Promise<RunResult | SandboxError> {
   if (spawned || child.pid === undefined) return failedToStart(spawned);
   trackRun(l.runId, child.pid);
   l.watched?.started(child.pid);
+  const info = l.plan ? child.stdio[3 + l.plan.fds.length] : undefined;
+  const jailInit = info ? readJailInit(info as Readable) : Promise.resolve(undefined);
   try {
-    return await supervise({ ...l, child, exited });
+    return await supervise({ ...l, child, exited, jailInit });
   } catch (err) {
     // Fail closed even here: nothing of the run may outlive an internal failure.
     await terminateRun({ runId: l.runId, pgid: child.pid, graceMs: 0 });
@@ -255,8 +262,13 @@ async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
   signal?.removeEventListener('abort', onAbort);
   // Whatever the way out, nothing of this run stays alive: wait for a stop in progress, then
   // sweep for stragglers. Under bwrap too: bwrap exits as soon as its command does, while its
-  // init (and what is left in the namespace) is still being torn down.
-  const outcomes = [...(stopping ? [await stopping] : []), await terminateRun({ runId, pgid, graceMs })];
+  // init (and what is left in the namespace) is still being torn down; there, seeing the init
+  // end proves the namespace empty (jail-end.ts) and spares the sweep's read of every process.
+  const ended = stopReason === undefined && (await jailEnded(await s.jailInit));
+  const outcomes = [
+    ...(stopping ? [await stopping] : []),
+    ...(ended ? [] : [await terminateRun({ runId, pgid, graceMs })]),
+  ];
   const killed = new Map<number, KilledProcess>();
   for (const outcome of outcomes) {
     for (const p of outcome.killed) killed.set(p.pid, p);
