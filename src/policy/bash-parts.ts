@@ -3,9 +3,9 @@ import type { CwdSet } from '../bash/command-line.js';
 import type { TreeRead, WriteHow } from '../bash/commands/spec.js';
 import { variableRisk } from '../bash/environment.js';
 import { isDynamic, type Word } from '../bash/word.js';
+import { resolveAsOpened } from './dot-dot.js';
 import type { FileSystemView } from './fs-view.js';
 import { hostOf, normalizeHost } from './match/domain.js';
-import { resolvePlain } from './plain-path.js';
 import { absolutePath } from './workspace.js';
 
 /**
@@ -193,6 +193,7 @@ export function commandName(w: Word): string {
   return m ? m[3]! : w.value;
 }
 
+/** As bash's `cd` (logical unless -P) takes them: `cd link/..` is back where it started. */
 function resolveCwds(set: CwdSet, cwd: string, home: string): string[] | undefined {
   if (set === null) return undefined;
   return set.map((c) => absolutePath(c, cwd, home));
@@ -229,7 +230,7 @@ export function resolveWord(
         const matches = fs.glob(candidate, base);
         if (matches === undefined) return undefined;
         out.push(...matches);
-      } else out.push(resolvePlain(base, candidate));
+      } else out.push(resolveAsOpened(base, candidate, fs));
     }
   }
   return [...new Set(out)];

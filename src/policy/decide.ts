@@ -15,7 +15,7 @@ import type { ToolRequest } from './request.js';
 import { canonicalToolName } from './rule.js';
 import { type ConditionEvaluator, hasDomainRules, type MatchContext } from './rule-match.js';
 import { checkInput, type ToolClass, toolInfo } from './tools.js';
-import { absolutePath, type Workspace, workspaceFor } from './workspace.js';
+import { openedPath, type Workspace, workspaceFor } from './workspace.js';
 
 /**
  * decide(request, policy) -> Decision: the request becomes a subject (a tool call, or a Bash
@@ -155,7 +155,7 @@ function toolCall(
   const access = cls === 'read' || cls === 'search' ? 'read' : cls === 'edit' ? 'edit' : undefined;
   let file: string | undefined;
   if (access !== undefined) {
-    file = typeof target === 'string' && target !== '' ? absolutePath(target, cwd, ctx.fs.home) : cwd;
+    file = typeof target === 'string' && target !== '' ? openedPath(target, cwd, ctx.fs) : cwd;
   }
   const host = cls === 'fetch' && typeof target === 'string' ? hostOf(target) : undefined;
   const extract = {

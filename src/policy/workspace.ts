@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { CompiledPolicy } from './compile.js';
+import { resolveAsOpened } from './dot-dot.js';
 import type { FileSystemView } from './fs-view.js';
 import { isPlain, resolvePlain } from './plain-path.js';
 
@@ -79,4 +80,11 @@ export function absolutePath(p: string, cwd: string, home: string): string {
   if (p === '~') return home;
   if (p.startsWith('~/')) return path.join(home, p.slice(2));
   return resolvePlain(cwd, p);
+}
+
+/** absolutePath, with each `..` taken where the kernel takes it (dot-dot.ts). */
+export function openedPath(p: string, cwd: string, fs: FileSystemView): string {
+  if (p === '~') return fs.home;
+  if (p.startsWith('~/')) return resolveAsOpened(fs.home, p.slice(2), fs);
+  return resolveAsOpened(cwd, p, fs);
 }
