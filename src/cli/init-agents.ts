@@ -72,7 +72,12 @@ export function planAgent(
         ],
       };
       // PermissionRequest too: toolgate's deny must also stop an approval Codex is about to ask for
-      return [jsonHook(path.join(home, 'hooks.json'), ['hooks', 'PreToolUse'], entry, ['hooks', 'PermissionRequest'])];
+      return [
+        jsonHook(path.join(home, 'hooks.json'), ['hooks', 'PreToolUse'], entry, [
+          'hooks',
+          'PermissionRequest',
+        ]),
+      ];
     }
     case 'cursor':
       return [

@@ -39,7 +39,10 @@ const recorded = JSON.parse(
 const payload = (command: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ ...recorded, cwd: work, tool_input: { command, description: 'need it' }, ...extra });
 const policy = path.join(work, 'policy.yaml');
-fs.writeFileSync(policy, 'version: 1\nrules:\n  - allow: "Bash(make:*)"\n  - deny: "Bash(rm:*)"\n  - deny: "Edit(**/.env)"\n');
+fs.writeFileSync(
+  policy,
+  'version: 1\nrules:\n  - allow: "Bash(make:*)"\n  - deny: "Bash(rm:*)"\n  - deny: "Edit(**/.env)"\n',
+);
 const hook = (stdin: string, args: string[] = []) =>
   runCli(['hook', '--policy', policy, ...args], { stdin, cwd: work, env });
 const decision = (stdout: string) =>
