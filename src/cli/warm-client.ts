@@ -96,8 +96,11 @@ export function startWarm(
     if (lock === undefined) return;
     // A socket made since this caller found none (give or take a second) is a warm process
     // another first call started, which has already aged its log: it answers the next call.
+    // Only a socket counts: a file of that name that is not one is something else's, and the
+    // warm process started below says so in its log.
     try {
-      if (fs.lstatSync(socket).mtimeMs >= askedAt - 1000) return;
+      const made = fs.lstatSync(socket);
+      if (made.isSocket() && made.mtimeMs >= askedAt - 1000) return;
     } catch {}
     const logFile = `${socket}.log`;
     try {
