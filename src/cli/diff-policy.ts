@@ -7,7 +7,7 @@ import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { logFilesOf } from './log-files.js';
 import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
-import { ruleGroup, seqs, split } from './replay.js';
+import { flipGroupLines } from './replay.js';
 
 const HELP = `usage: toolgate diff-policy OLD NEW (--logs PATH... | --corpus FILE...) [--mode M] [--no-verify]
                             [--fail-on loosen|any] [--json]
@@ -109,17 +109,6 @@ function summary(r: DiffReport, oldName: string, newName: string, cwd: string): 
     );
   if (r.reattributed > 0)
     out.push(`${n(r.reattributed)} stay the same but another rule or step decides them.`);
-  if (r.flipped > 0) {
-    out.push('', 'By kind:');
-    for (const g of r.byKind)
-      out.push(
-        `  ${g.key.replace('->', ' -> ').padEnd(16)} ${n(g.count).padStart(7)}  ${(g.loosen > 0 ? 'loosen' : 'tighten').padEnd(7)}  seq ${seqs(g)}`,
-      );
-    out.push('', 'By tool:');
-    for (const g of r.byTool)
-      out.push(`  ${visible(g.key).padEnd(16)} ${n(g.count).padStart(7)}  ${split(g)}`);
-    out.push('', 'By rule (old -> new):');
-    for (const g of r.byRule) out.push(...ruleGroup(g, cwd));
-  }
+  if (r.flipped > 0) out.push(...flipGroupLines(r, 'old -> new', cwd));
   return `${out.join('\n')}\n`;
 }

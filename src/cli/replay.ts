@@ -163,34 +163,41 @@ function summary(r: ReplayReport, logName: string): string {
   if (r.reattributed > 0)
     out.push(`${n(r.reattributed)} decision(s) stay the same but another rule or step decides them now.`);
 
-  if (r.flipped > 0) {
-    out.push('', 'By kind:');
-    for (const g of r.byKind)
-      out.push(
-        `  ${g.key.replace('->', ' -> ').padEnd(16)} ${n(g.count).padStart(7)}  ${(g.loosen > 0 ? 'loosen' : 'tighten').padEnd(7)}  seq ${seqs(g)}`,
-      );
-    out.push('', 'By tool:');
-    for (const g of r.byTool)
-      out.push(`  ${visible(g.key).padEnd(16)} ${n(g.count).padStart(7)}  ${split(g)}`);
-    out.push('', 'By rule (recorded -> now):');
-    for (const g of r.byRule) out.push(...ruleGroup(g));
-  }
+  if (r.flipped > 0) out.push(...flipGroupLines(r, 'recorded -> now'));
   const notes = notesOf(r);
   if (notes.length > 0) out.push('', 'Notes:', ...notes.map((x) => `  - ${x}`));
   return `${out.join('\n')}\n`;
 }
 
-export function seqs(g: FlipGroup): string {
+/** The flips by kind, tool and rule: replay's and diff-policy's reports share this layout. */
+export function flipGroupLines(
+  r: { byKind: readonly FlipGroup[]; byTool: readonly FlipGroup[]; byRule: readonly RuleFlipGroup[] },
+  ruleHeading: string,
+  cwd?: string,
+): string[] {
+  const out = ['', 'By kind:'];
+  for (const g of r.byKind)
+    out.push(
+      `  ${g.key.replace('->', ' -> ').padEnd(16)} ${n(g.count).padStart(7)}  ${(g.loosen > 0 ? 'loosen' : 'tighten').padEnd(7)}  seq ${seqs(g)}`,
+    );
+  out.push('', 'By tool:');
+  for (const g of r.byTool) out.push(`  ${visible(g.key).padEnd(16)} ${n(g.count).padStart(7)}  ${split(g)}`);
+  out.push('', `By rule (${ruleHeading}):`);
+  for (const g of r.byRule) out.push(...ruleGroup(g, cwd));
+  return out;
+}
+
+function seqs(g: FlipGroup): string {
   return `${g.samples.map((s) => s.seq).join(', ')}${g.count > g.samples.length ? ', …' : ''}`;
 }
 
-export function split(g: FlipGroup): string {
+function split(g: FlipGroup): string {
   return [g.loosen > 0 && `${n(g.loosen)} loosen`, g.tighten > 0 && `${n(g.tighten)} tighten`]
     .filter(Boolean)
     .join(', ');
 }
 
-export function ruleGroup(g: RuleFlipGroup, cwd?: string): string[] {
+function ruleGroup(g: RuleFlipGroup, cwd?: string): string[] {
   const lines = [`  ${n(g.count).padStart(7)}  ${visible(g.from)}`, `           -> ${visible(g.to)}`];
   for (const s of g.samples) {
     const mark = `${s.redacted ? '  [redacted]' : ''}${s.log === undefined ? '' : `  (${cwd === undefined ? s.log : relative(cwd, s.log) || s.log})`}`;
