@@ -297,7 +297,7 @@ const probes = new Map<string, Promise<BwrapProbe>>();
  * that exists but cannot create namespaces is not "available"). Cached per binary.
  */
 export function probeBwrap(bwrapPath?: string): Promise<BwrapProbe> {
-  const binary = bwrapPath ?? findOnPath('bwrap');
+  const binary = bwrapPath ?? bwrapOnPath();
   if (binary === undefined)
     return Promise.resolve({ available: false, reason: 'bwrap was not found on PATH' });
   let probe = probes.get(binary);
@@ -333,6 +333,20 @@ function runProbe(binary: string): Promise<BwrapProbe> {
       }
     });
   });
+}
+
+/**
+ * `bwrap` on PATH, once found looked up again only when PATH changes (the lookup cost ~0.2 ms
+ * of every call). Not found is not remembered: one installed later is found on the next call.
+ */
+let onPath: { path: string; found: string } | undefined;
+
+function bwrapOnPath(): string | undefined {
+  const current = process.env.PATH ?? '';
+  if (onPath?.path === current) return onPath.found;
+  const found = findOnPath('bwrap');
+  onPath = found === undefined ? undefined : { path: current, found };
+  return found;
 }
 
 function findOnPath(name: string): string | undefined {

@@ -35,19 +35,22 @@ export function realPathOf(absolute: string): RealPath {
       continue;
     }
     const next = current === '/' ? `/${part}` : `${current}/${part}`;
-    let stat: fs.Stats;
+    let stat: fs.Stats | undefined;
     try {
-      stat = fs.lstatSync(next);
+      // Missing: undefined rather than a thrown error, which costs more than the lstat itself
+      // (the jail's plan resolves every concrete read-deny path on every call).
+      stat = fs.lstatSync(next, { throwIfNoEntry: false });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      // Missing (or under a non-directory): it will be created as written, or the write fails.
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // Under a non-directory: the write fails (as it does when missing, see below).
+      if (code === 'ENOTDIR') {
         current = next;
         continue;
       }
       return { ok: false, reason: `cannot inspect "${next}" (${code ?? 'error'})` };
     }
-    if (!stat.isSymbolicLink()) {
+    // Missing: it will be created as written, or the write fails.
+    if (stat === undefined || !stat.isSymbolicLink()) {
       current = next;
       continue;
     }
@@ -64,7 +67,7 @@ export function realPathOf(absolute: string): RealPath {
   }
   let stat: fs.Stats | undefined;
   try {
-    stat = fs.lstatSync(current);
+    stat = fs.lstatSync(current, { throwIfNoEntry: false });
   } catch {
     stat = undefined;
   }

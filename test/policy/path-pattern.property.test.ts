@@ -4,6 +4,7 @@ import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
 import {
   anchorPathPattern,
+  compileAbsolutePathGlob,
   compilePathPattern,
   literalDirectory,
   requiredText,
@@ -212,5 +213,18 @@ describe('path patterns: the literal directory never rules out a match', () => {
     expect(literalDirectory('/w/x/y/..')).toBe('');
     expect(literalDirectory('/w//x/y')).toBe('');
     expect(literalDirectory('/')).toBe('');
+  });
+
+  it('absolute globs compiled once by text (the sandbox asks on every call) match as a fresh compile does', () => {
+    const globs = ['/**/.env!(*.example)', '/home/u/.ssh/**', '/**/*.pem', '/w/proj/.git/hooks'];
+    expect(compileAbsolutePathGlob(globs[0]!)).toBe(compileAbsolutePathGlob(globs[0]!));
+    expect(() => compileAbsolutePathGlob('relative/**')).toThrow();
+    expect(() => compileAbsolutePathGlob('relative/**')).toThrow();
+    fc.assert(
+      fc.property(fc.constantFrom(...globs), absolute, (glob, p) => {
+        const fresh = compilePathPattern(`/${glob}`, 'deny', { cwd: '/', home: '/', policyRoot: '/' });
+        expect(compileAbsolutePathGlob(glob).matches(p)).toBe(fresh.matches(p));
+      }),
+    );
   });
 });

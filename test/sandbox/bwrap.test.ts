@@ -38,6 +38,25 @@ describe('planBwrap', () => {
     );
   });
 
+  it('finds bwrap on PATH again when PATH changes, and forgets one that was not found', async () => {
+    const saved = process.env.PATH;
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-path-'));
+    try {
+      process.env.PATH = empty;
+      expect((await probeBwrap()).available).toBe(false);
+      if (probe.path !== undefined) {
+        // A bwrap that appears on the same PATH is found on the next call.
+        fs.symlinkSync(probe.path, path.join(empty, 'bwrap'));
+        expect((await probeBwrap()).path).toBe(path.join(empty, 'bwrap'));
+        process.env.PATH = saved;
+        expect((await probeBwrap()).path).toBe(probe.path);
+      }
+    } finally {
+      process.env.PATH = saved;
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('notes the deny globs that cannot be mounted', () => {
     const plan = argsOf({
       cwd: '/',

@@ -302,6 +302,20 @@ function anyDepthMatch(alternatives: AnyDepth, normalized: string, itself: boole
  * semantics as policy patterns: a match on a directory covers its contents.
  */
 export function compileAbsolutePathGlob(glob: string): PathPattern {
-  if (!glob.startsWith('/')) throw new PathPatternError(`expected an absolute glob, got "${glob}"`);
-  return compilePathPattern(`/${glob}`, 'deny', { cwd: '/', home: '/', policyRoot: '/' });
+  let compiled = absoluteGlobs.get(glob);
+  if (compiled === undefined) {
+    if (!glob.startsWith('/')) throw new PathPatternError(`expected an absolute glob, got "${glob}"`);
+    compiled = compilePathPattern(`/${glob}`, 'deny', { cwd: '/', home: '/', policyRoot: '/' });
+    if (absoluteGlobs.size >= MAX_CACHED_GLOBS) absoluteGlobs.clear();
+    absoluteGlobs.set(glob, compiled);
+  }
+  return compiled;
 }
+
+/**
+ * Compiled absolute globs by text: a pure function of the text (no anchors, no file system),
+ * asked for the same profile globs on every sandboxed call (profile check, jail plan, path
+ * guard). Bounded, so that a stream of distinct globs cannot grow it without end.
+ */
+const absoluteGlobs = new Map<string, PathPattern>();
+const MAX_CACHED_GLOBS = 4096;
