@@ -66,10 +66,8 @@ export const cursorBeforeReadFile: HookProtocol = {
 };
 
 function cursorReadRequest(p: Readonly<Record<string, unknown>>): ToolRequest | string {
-  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
-  const root = roots[0];
-  if (typeof root !== 'string' || !path.isAbsolute(root))
-    return 'Cursor beforeReadFile payload has no absolute workspace root';
+  const root = cursorRoot(p);
+  if (root === undefined) return 'Cursor beforeReadFile payload has no absolute workspace root';
   if (typeof p.file_path !== 'string' || p.file_path === '')
     return 'Cursor beforeReadFile payload has no file_path';
   return {
@@ -79,4 +77,11 @@ function cursorReadRequest(p: Readonly<Record<string, unknown>>): ToolRequest | 
     mode: 'default',
     ...(typeof p.conversation_id === 'string' ? { sessionId: p.conversation_id } : {}),
   };
+}
+
+/** The first workspace root of a Cursor payload (where relative paths are read), if absolute. */
+export function cursorRoot(p: Readonly<Record<string, unknown>>): string | undefined {
+  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
+  const root: unknown = roots[0];
+  return typeof root === 'string' && path.isAbsolute(root) ? root : undefined;
 }

@@ -3,6 +3,8 @@ import { codexPreToolUse } from './codex-hook.js';
 import { codexPermissionRequest } from './codex-permission.js';
 import { copilotPreToolUse } from './copilot-hook.js';
 import { cursorBeforeReadFile, cursorBeforeShellExecution } from './cursor-hook.js';
+import { cursorBeforeMCPExecution } from './cursor-mcp.js';
+import { cursorPreToolUse } from './cursor-tool.js';
 import { geminiBeforeTool } from './gemini-hook.js';
 import type { HookProtocol } from './hook-protocol.js';
 import { opencodeToolBefore } from './opencode-hook.js';
@@ -21,6 +23,8 @@ export const HOOK_PROTOCOLS: readonly HookProtocol[] = [
   geminiBeforeTool,
   cursorBeforeShellExecution,
   cursorBeforeReadFile,
+  cursorBeforeMCPExecution,
+  cursorPreToolUse,
   copilotPreToolUse,
   opencodeToolBefore,
 ];

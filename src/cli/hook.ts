@@ -20,7 +20,8 @@ dialog shows). On any error (bad input, a broken policy, a crash) it exits 2 wit
 stderr, which Claude Code treats as "block" (for PermissionRequest, which ignores exit 2, it
 answers deny). Gemini CLI's BeforeTool payload is answered too, as {"decision", "reason"}, with its
 tool names read as Claude Code's (run_shell_command as Bash, replace as Edit, ...), and Cursor's
-beforeShellExecution, as {"permission", "user_message", "agent_message"}, and Codex CLI's
+beforeShellExecution, beforeReadFile, beforeMCPExecution (as mcp__<server>__<tool>) and preToolUse,
+as {"permission", "user_message", "agent_message"}, and Codex CLI's
 PreToolUse (told apart by its turn_id; an allow is answered with nothing, as Codex refuses a bare
 allow, and its permission_mode is ignored: codex exec always sends bypassPermissions; its apply_patch
 is decided file by file; its PermissionRequest answered allow only where a rule allows). Any other
@@ -41,7 +42,7 @@ per call, but nothing else loads. Without one, or if it fails, the call is decid
 
 --enforce (or \`sandbox: { enforce: true }\` in a policy) answers an allowed or asked Bash
 call with its command rewritten to \`toolgate jail ... -- '<command>'\` (Claude Code and Codex:
-updatedInput; Gemini CLI: hookSpecificOutput.tool_input):
+updatedInput; Gemini CLI: hookSpecificOutput.tool_input; Cursor's preToolUse: updated_input):
 the line is decided again and runs inside the jail its decision names (read-only for a call
 predicted read-only). Where bubblewrap cannot run, such a call is asked, never run unjailed.
 

@@ -22,11 +22,12 @@ const env = {
 };
 
 const FOREIGN: Record<string, unknown> = {
-  'Cursor beforeMCPExecution': {
-    hook_event_name: 'beforeMCPExecution',
-    tool_name: 'x',
-    tool_input: '{}',
-    cwd: work,
+  // a Cursor event that decides no tool call (beforeMCPExecution was the example until toolgate answered it)
+  'Cursor beforeSubmitPrompt': {
+    hook_event_name: 'beforeSubmitPrompt',
+    conversation_id: 'c1',
+    workspace_roots: [work],
+    prompt: 'hi',
   },
   'Claude Code PostToolUse': { hook_event_name: 'PostToolUse', cwd: work, tool_name: 'Bash', tool_input: {} },
   'no hook_event_name': { tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, cwd: work },
