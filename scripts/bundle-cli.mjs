@@ -5,6 +5,7 @@
 //   toolgate.mjs     the other commands, split into chunks/ that load as each command needs them
 //   hook.cjs         `toolgate hook` alone, with hook-bash.cjs, hook-zod.cjs and hook-yaml.cjs
 //                    beside it
+//   exec.cjs         `toolgate exec` alone, sharing those three
 // A hook starts in a fresh process for every tool call. main.js loads hook.cjs through vm.Script
 // with V8's code cache (Node 20 caches no ES module code, and an ES module entry alone costs a
 // hook several milliseconds), so a hook process compiles almost nothing. zod and the YAML parser
@@ -194,6 +195,18 @@ await build({
   ...commonjs,
   entryPoints: ['src/cli/hook-main.ts'],
   outfile: 'dist/cli/hook.cjs',
+  plugins: [
+    beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`),
+    lazyBash,
+    plainBuiltins,
+  ],
+});
+// `toolgate exec` the same way (exec.cjs): it shares the hook's zod, YAML and Bash bundles.
+await build({
+  ...common,
+  ...commonjs,
+  entryPoints: ['src/cli/exec-main.ts'],
+  outfile: 'dist/cli/exec.cjs',
   plugins: [
     beside(new RegExp(`^(${vendored.join('|')})$`), (name) => `./hook-${name}.cjs`),
     lazyBash,

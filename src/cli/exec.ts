@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ToolResultBlock, ToolUseBlock } from '../pipeline/blocks.js';
 import type { HookConfig, HookHandler, HookMatcher } from '../pipeline/hooks.js';
 import type { CanUseTool } from '../pipeline/tool.js';
+import type { PolicyCache } from '../policy/parse-cache.js';
 import { parseCliArgs } from './args.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
@@ -49,7 +50,12 @@ type Entry =
   | { kind: 'bad'; result: ToolResultBlock }
   | { kind: 'eof' };
 
-export async function execCommand(argv: string[], io: CliIO): Promise<number> {
+export interface ExecOptions {
+  /** Parsed policy files kept between runs (the bundled command passes one; see parse-cache.ts). */
+  readonly policyCache?: PolicyCache;
+}
+
+export async function execCommand(argv: string[], io: CliIO, options: ExecOptions = {}): Promise<number> {
   const { values } = parseCliArgs(argv, {
     ...POLICY_OPTIONS,
     trace: { type: 'boolean' },
@@ -65,7 +71,7 @@ export async function execCommand(argv: string[], io: CliIO): Promise<number> {
   const hooks = values.hooks === undefined ? undefined : readHooks(values.hooks, io.cwd);
   let policy: Awaited<ReturnType<typeof policyFor>>;
   try {
-    policy = await policyFor(values, io);
+    policy = await policyFor(values, io, undefined, options.policyCache);
   } catch (err) {
     if (err instanceof PolicyLoadFailed) {
       io.stderr.write(`toolgate exec: ${err.message}\n`);

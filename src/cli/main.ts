@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadBundle } from '../cache/code-cache.js';
 import { userCacheDir } from '../cache/dir.js';
+import type { runExec as RunExec } from './exec-main.js';
 import type {
   prepareCodeCache as PrepareCodeCache,
   runHook as RunHook,
@@ -62,6 +63,12 @@ const io: CliIO = {
  * Run from source there is no bundle, and the hook runs through main() like every command.
  */
 const HOOK_BUNDLE = path.join(import.meta.dirname, 'hook.cjs');
+/**
+ * `toolgate exec` likewise (exec.cjs): an agent harness may start it for every batch of calls,
+ * and compiling its ES module chunks took most of its start-up. It shares the hook's zod, YAML
+ * and Bash bundles.
+ */
+const EXEC_BUNDLE = path.join(import.meta.dirname, 'exec.cjs');
 
 /** Beyond the hook's own limit (hook.ts), so that an oversized input gets the hook's refusal. */
 const WARM_MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -109,6 +116,16 @@ async function run(): Promise<number> {
       current: () => bundleStat() === build,
     });
   }
+  if (argv[0] === 'exec' && fs.existsSync(EXEC_BUNDLE)) {
+    const dir = userCacheDir(io.env);
+    const bundle = loadBundle(EXEC_BUNDLE, dir, typeof require === 'function' ? require : undefined);
+    const runExec = bundle.exports.runExec as typeof RunExec;
+    const code = await runExec(argv.slice(1), io, cacheOf(dir, bundle.codeId));
+    // After the last result is out: V8 keeps the functions that ran, and a cache that cannot
+    // be written only costs the next run time.
+    bundle.saveCodeCache();
+    return code;
+  }
   const { main } = await import('./toolgate.js');
   return main(argv, io);
 }
@@ -117,8 +134,12 @@ function loadHook(dir: string | undefined) {
   // Built, this file is CommonJS beside the bundle, and its require() resolves as theirs would.
   const bundle = loadBundle(HOOK_BUNDLE, dir, typeof require === 'function' ? require : undefined);
   const runHook = bundle.exports.runHook as typeof RunHook;
-  const cache = dir !== undefined && bundle.codeId !== undefined ? { dir, codeId: bundle.codeId } : undefined;
-  return { bundle, runHook, cache };
+  return { bundle, runHook, cache: cacheOf(dir, bundle.codeId) };
+}
+
+/** Where a bundled command keeps parsed policies: only with a directory and a code id to key on. */
+function cacheOf(dir: string | undefined, codeId: string | undefined) {
+  return dir !== undefined && codeId !== undefined ? { dir, codeId } : undefined;
 }
 
 /**
