@@ -27,6 +27,16 @@ function bareSpawn(argv: string[], cwd: string): Promise<void> {
   });
 }
 
+/** A bare spawn that must succeed: a baseline that failed early would flatter the jail. */
+async function bareRun(argv: string[], cwd: string): Promise<void> {
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`${argv.join(' ')}: exit ${code}`);
+}
+
 async function sandboxed(argv: string[], cwd: string, profile: SandboxProfile): Promise<void> {
   const result = await runSandboxed({ argv, cwd, profile });
   if (!result.ok) throw new Error(`${result.kind}: ${result.message}`);
@@ -59,18 +69,24 @@ async function measureInterleaved(fns: (() => Promise<void>)[]): Promise<number[
   return times.map((t) => t.sort((a, b) => a - b));
 }
 
-/** The plan's arguments for a bare bwrap spawn (the bench workspace has no fd binds). */
-function bareArgs(plan: ReturnType<typeof planBwrap>): string[] {
+/**
+ * The plan's arguments for a bare bwrap spawn (the bench workspace has no fd binds), and the
+ * ghosts bwrap makes on the host, to be removed after each run as the jail does.
+ */
+function bareArgs(plan: ReturnType<typeof planBwrap>): { args: string[]; ghosts: string[] } {
   if (!plan.ok) throw new Error(plan.message);
   plan.close();
-  return plan.args;
+  return { args: plan.args, ghosts: plan.ghosts };
 }
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-')));
+// Not under /tmp: the jail's /tmp is private, so a workspace there costs one more bind to be seen
+// again, which a real workspace (under a home directory) does not.
+const benchDir = process.env.TOOLGATE_BENCH_DIR ?? os.homedir();
+const ws = fs.realpathSync(fs.mkdtempSync(path.join(benchDir, 'toolgate-bench-')));
 try {
   const profile: SandboxProfile = {
     timeoutMs: 30_000,
@@ -89,15 +105,19 @@ try {
   for (const argv of process.argv[3] === 'jail' ? [] : [['true'], ['echo', 'hello']]) {
     const bare = await measure(() => bareSpawn(argv, ws));
     // bwrap's own cost, with the mounts runSandboxed would use: separates it from ours.
-    const bwrapArgv = bwrap.available
-      ? [bwrap.path!, ...bareArgs(planBwrap({ cwd: ws, profile })), '--', ...argv]
-      : [];
+    const same = bwrap.available ? bareArgs(planBwrap({ cwd: ws, profile })) : { args: [], ghosts: [] };
+    const bwrapArgv = [bwrap.path!, ...same.args, '--', ...argv];
     const variants: [string, number[] | undefined][] = [
       ['bare spawn', bare],
       ['runSandboxed, no bwrap', await measure(() => sandboxed(argv, ws, profile))],
       [
         'bare spawn of bwrap (same mounts)',
-        bwrap.available ? await measure(() => bareSpawn(bwrapArgv, ws)) : undefined,
+        bwrap.available
+          ? await measure(async () => {
+              await bareSpawn(bwrapArgv, ws);
+              for (const g of same.ghosts) fs.rmdirSync(g);
+            })
+          : undefined,
       ],
       [
         'runSandboxed, bwrap',
@@ -126,8 +146,12 @@ try {
   // empty directory made on the host for each missing one, removed afterwards: the ghosts).
   // The variants run interleaved, one of each per round, so that load from elsewhere (this
   // machine is shared) falls on all of them alike and the ratios compare like with like.
-  // "bare bwrap + the ghosts' mkdir/rmdir" is the plain spawn plus that many host directories
-  // made and removed: where the writing jail's time goes.
+  // The bare bwrap runs the same line to the same effect (the writing line's file is written:
+  // the workspace is bound writable), and every variant must exit 0. Where the writing jail's
+  // time goes: "+ the ghosts' mkdir/rmdir" is the plain spawn plus that many host directories
+  // made and removed; "+ the ghosts as writable tmpfs" mounts them too but does not remount them
+  // read-only (not a jail to use: what the command wrote there would only vanish), so the
+  // difference to the jail's argv is the remounts'.
   if (bwrap.available) {
     fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
     for (let i = 0; i < 50; i += 1) fs.writeFileSync(path.join(ws, 'src', `f${i}.ts`), 'x\n');
@@ -135,18 +159,20 @@ try {
     const policy = await policyFromText('version: 1\nextends: builtin:default\nsandbox: { os: required }\n', {
       root: ws,
     });
-    const bareBwrap = (argv: string[]) =>
-      bareSpawn(
+    const bareBwrap = (argv: string[], writes: boolean, extra: string[] = []) =>
+      bareRun(
         [
           bwrap.path!,
           ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
+          ...(writes ? ['--bind', ws, ws] : []),
+          ...extra,
           ...['--unshare-pid', '--unshare-net', '--die-with-parent', '--cap-drop', 'ALL', '--', ...argv],
         ],
         ws,
       );
-    for (const [label, script] of [
-      ['read-only line `cat src/f1.ts`', 'cat src/f1.ts'],
-      ['writing line `echo x > out.txt`', 'echo x > out.txt'],
+    for (const [label, script, writes] of [
+      ['read-only line `cat src/f1.ts`', 'cat src/f1.ts', false],
+      ['writing line `echo x > out.txt`', 'echo x > out.txt', true],
     ] as const) {
       const argv = ['bash', '-c', script];
       const decided = () => {
@@ -163,12 +189,12 @@ try {
       // mount points on the host; they are removed after each run, as the jail does.
       const sameArgv = [bwrap.path!, ...planned.args, '--', ...argv];
       const variants: [string, () => Promise<void>][] = [
-        ['bare spawn', () => bareSpawn(argv, ws)],
-        ['bare bwrap (plain mounts)', () => bareBwrap(argv)],
+        ['bare spawn', () => bareRun(argv, ws)],
+        ['bare bwrap (plain mounts)', () => bareBwrap(argv, writes)],
         [
           "bare bwrap, the jail's argv",
           async () => {
-            await bareSpawn(sameArgv, ws);
+            await bareRun(sameArgv, ws);
             for (const g of planned.ghosts) fs.rmdirSync(g);
           },
         ],
@@ -178,8 +204,19 @@ try {
                 `bare bwrap + the ghosts' mkdir/rmdir (${ghosts.length} dirs, no mounts)`,
                 async () => {
                   for (const g of ghosts) fs.mkdirSync(g);
-                  await bareBwrap(argv);
+                  await bareBwrap(argv, writes);
                   for (const g of ghosts) fs.rmdirSync(g);
+                },
+              ],
+              [
+                `bare bwrap + the ghosts as writable tmpfs (${ghosts.length} mounts, not remounted read-only)`,
+                async () => {
+                  await bareBwrap(
+                    argv,
+                    writes,
+                    planned.ghosts.flatMap((g) => ['--tmpfs', g]),
+                  );
+                  for (const g of planned.ghosts) fs.rmdirSync(g);
                 },
               ],
             ] as [string, () => Promise<void>][])
