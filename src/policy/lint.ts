@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import { CODE_RUNNER_PROBES, INSTALLER_PROBES, PROJECT_SCRIPT } from '../bash/catalogue/code-runners.js';
 import type { CompiledPolicy, CompiledRule } from './compile.js';
 import { loadPolicyFiles } from './layers.js';
 import { PolicyError } from './load.js';
@@ -176,65 +177,10 @@ function ignoredByClaudeCode(r: CompiledRule, report: Report): void {
 // ---------------------------------------------------------------- broad allows
 
 /**
- * Command lines (argv joined, as Bash rules match them) that run code the line does not show,
- * and that decide() allows once a rule matches them: the command itself is the code runner.
- * Each was checked against decide(): wrappers it looks through (bash -c, eval, sudo, su, xargs,
- * find -exec, env, git -c aliases, awk system()) are not here, since their inner commands are
- * decided on their own.
+ * A wildcard allow rule is tried against concrete lines that run code the line does not show, and
+ * that decide() allows once a rule matches them. The lines are command knowledge, so src/bash
+ * holds them (catalogue/code-runners.ts); this file names no command.
  */
-const CODE_RUNNERS: readonly (readonly [probe: string, how: string])[] = [
-  ...['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'source', '.'].map(
-    (sh) => [`${sh} ./script.sh`, 'runs a script file, whose commands toolgate never sees'] as const,
-  ),
-  ...[
-    'python -c print(1)',
-    'python3 -c print(1)',
-    'python3 ./x.py',
-    'node -e 1',
-    'node ./x.js',
-    'deno eval 1',
-    'bun -e 1',
-    'ruby -e 1',
-    'perl -e 1',
-    'php -r 1',
-    'lua -e 1',
-    'Rscript -e 1',
-    'pwsh -c 1',
-    'osascript -e 1',
-    'tsx ./x.ts',
-    'ts-node ./x.ts',
-    'java -jar x.jar',
-  ].map((p) => [p, 'an interpreter runs whatever code it is given'] as const),
-  ...[
-    'npx some-package',
-    'npm exec some-package',
-    'npm run any-script',
-    'pnpm dlx some-package',
-    'pnpm exec some-binary',
-    'pnpm run any-script',
-    'yarn dlx some-package',
-    'yarn run any-script',
-    'yarn any-script',
-    'bunx some-package',
-    'bun run any-script',
-    'uvx some-package',
-    'uv run ./x.py',
-    'pipx run some-package',
-    'poetry run ./x',
-    'go run ./x.go',
-    'cargo run --manifest-path ./x/Cargo.toml',
-  ].map((p) => [p, 'a package manager runs any package, binary or script it is named'] as const),
-  ['make -f ./x.mk', 'make runs the recipes of any makefile it is given'],
-  ['docker run -v /:/host some-image', 'docker runs any image, and a mount of / gives it the host'],
-  ['./x', 'it allows running any program'],
-];
-
-const INSTALLERS: readonly string[] = ['npm install some-package', 'pip install some-package'];
-
-/** Allow rules for the project's own scripts (npm test, npm run build, npm ci, make test). */
-const PROJECT_SCRIPT =
-  /^(?:(?:npm|pnpm|yarn|bun) (?:test|start|ci|install|run(?:-script)? [A-Za-z0-9:_.-]+)|make(?: [A-Za-z0-9_.-]+)*)$/;
-
 function broadAllow(r: CompiledRule, report: Report): void {
   if (r.kind !== 'allow' || r.rule.tool !== 'Bash') return;
   const s = r.rule.specifier;
@@ -250,7 +196,7 @@ function broadAllow(r: CompiledRule, report: Report): void {
   if (s.type !== 'bash') return;
   const matches = r.bash ?? compileBashPattern(s.pattern);
   const wild = s.pattern.includes('*');
-  const runner = wild ? CODE_RUNNERS.find(([probe]) => matches(probe)) : undefined;
+  const runner = wild ? CODE_RUNNER_PROBES.find((p) => matches(p.line)) : undefined;
   // A condition may rule the example out: then the finding is a warning, not a proof.
   const unless = r.when === undefined ? '' : ' (unless its when: condition rules that out)';
   if (runner) {
@@ -258,11 +204,11 @@ function broadAllow(r: CompiledRule, report: Report): void {
       r,
       r.when === undefined ? 'error' : 'warning',
       'broad-allow',
-      `allows "${runner[0]}": ${runner[1]}, so this rule grants arbitrary code execution (and a way around every Bash deny rule)${unless}`,
+      `allows "${runner.line}": ${runner.why}, so this rule grants arbitrary code execution (and a way around every Bash deny rule)${unless}`,
     );
     return;
   }
-  const installer = wild ? INSTALLERS.find((probe) => matches(probe)) : undefined;
+  const installer = wild ? INSTALLER_PROBES.find((probe) => matches(probe)) : undefined;
   if (installer) {
     report(
       r,
