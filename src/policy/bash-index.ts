@@ -104,6 +104,8 @@ export function bashRuleIndex(rules: readonly CompiledRule[]): BashRuleIndex {
   return {
     matching: (text) => (text === undefined ? root.own : upTo(walk(text).node)),
     startingWith: (prefix) => {
+      // No words yet (a command whose name is only known at run time): it may be any rule's.
+      if (prefix === '') return around(root);
       const { node, whole } = walk(prefix);
       return whole ? around(node) : upTo(node);
     },

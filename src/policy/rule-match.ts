@@ -251,8 +251,9 @@ export function bashRuleHit(
 
 /**
  * A Bash deny or ask rule that a command may match once its run-time words are known: `prefix`
- * is its static words before the first of them (`git p$X` -> `git`), `text` the whole command
- * as written (what a `when:` condition sees).
+ * is its static words before the first of them (`git p$X` -> `git`; '' when the command itself
+ * is only known at run time: every Bash pattern), `text` the whole command as written (what a
+ * `when:` condition sees).
  */
 export function bashRuleMayHit(
   kind: 'deny' | 'ask',
@@ -261,7 +262,7 @@ export function bashRuleMayHit(
   ctx: MatchContext,
 ): RuleHit | undefined {
   for (const r of ctx.policy.bashRulesStartingWith(kind, prefix)) {
-    if (r.bashPrefix === undefined || !r.bashPrefix(prefix)) continue;
+    if (r.bashPrefix === undefined || (prefix !== '' && !r.bashPrefix(prefix))) continue;
     const hit = applies(r, ctx, text);
     if (hit) return { ...hit, target: text };
   }

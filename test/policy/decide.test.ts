@@ -454,12 +454,13 @@ describe('WebFetch(domain:...) deny and ask rules reach Bash commands (a toolgat
     expect(d.rule?.text).toBe('WebFetch(domain:*.example.com)');
   });
 
-  it('a host only known at run time cannot be ruled out: a guard asks, and auto mode does not allow it', async () => {
+  it('a host only known at run time may be the denied one: a guard denies, naming the rule', async () => {
     const policy = await compile(w, perms);
     for (const line of ['curl "$URL"', 'echo https://evil.com | xargs curl', 'wget -i urls.txt']) {
       const d = decideIn(w, policy, bash(line, 'bypassPermissions'));
-      expect(d.behavior, line).toBe('ask');
+      expect(d.behavior, line).toBe('deny');
       expect(d.decidedBy).toBe('guard');
+      expect(d.reason).toMatch(/Deny rule "WebFetch\(domain:evil\.com\)" may match/);
       const auto = await decideWithClassifier(
         { tool: 'Bash', input: { command: line }, cwd: w.ws, mode: 'auto' },
         policy,

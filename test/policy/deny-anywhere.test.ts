@@ -21,7 +21,8 @@ describe('a deny later in the order is not hidden by an earlier ask', () => {
   });
 
   it('plan mode denies what a guard would have asked about (code the line does not show)', async () => {
-    const policy = await compile(w, { deny: ['Bash(curl *)'] });
+    // A path rule, not a Bash one: any Bash deny rule may match hidden code, which is denied.
+    const policy = await compile(w, { deny: ['Read(./secret)'] });
     for (const command of ['eval "$X"', '$EDITOR notes.txt', 'ls $(touch marker)']) {
       expect(decideIn(w, policy, bash(command, 'plan')), command).toMatchObject({
         behavior: 'deny',
@@ -32,8 +33,8 @@ describe('a deny later in the order is not hidden by an earlier ask', () => {
     }
   });
 
-  it('a critical delete set to deny is denied even when a deny rule might match an earlier part', async () => {
-    const policy = await compile(w, { deny: ['Bash(git push *)'] }, { guards: { criticalDelete: 'deny' } });
+  it('a critical delete set to deny is denied even when an ask rule might match an earlier part', async () => {
+    const policy = await compile(w, { ask: ['Bash(git push *)'] }, { guards: { criticalDelete: 'deny' } });
     const d = decideIn(w, policy, bash('git p$X; rm -rf /'));
     expect(d).toMatchObject({ behavior: 'deny', decidedBy: 'guard' });
     expect(d.reason).toContain('would delete the root directory');

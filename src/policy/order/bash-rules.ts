@@ -71,8 +71,10 @@ function partRuleHit(kind: 'deny' | 'ask', part: BashPart, ctx: MatchContext): R
 
 /**
  * A deny or ask rule that words only known at run time could complete (`git p$X`, `git
- * $(echo push)`): it cannot be ruled out, so the line asks (a guard: no allow rule or mode
- * lifts it). A dynamic command name is the unknown-code guard's.
+ * $(echo push)`) answers as the rule would: the word may be the one it names, and what is only
+ * known at run time cannot be shown not to be. Code only known at run time (`$cmd`, `eval
+ * "$X"`, `bash -c "$CMD"`, `echo 'git push' | bash`) may be any command, so every Bash rule may
+ * match it. A guard: no allow rule or mode lifts it, and the reason names the rule.
  */
 export function partMayHit(kind: 'deny' | 'ask'): (p: BashPart, l: BashLine) => Verdict | undefined {
   const rule = kind === 'deny' ? 'Deny' : 'Ask';
@@ -82,14 +84,24 @@ export function partMayHit(kind: 'deny' | 'ask'): (p: BashPart, l: BashLine) => 
     const domainHit = host && domainRuleHit(kind, undefined, ctx);
     if (host && domainHit) {
       const reason = `${rule} rule "${domainHit.rule.rule.text}" may match ${part.display}: it connects to "${host.raw}", a host only known at run time`;
-      return guardVerdict('ask', reason, domainHit);
+      return guardVerdict(kind, reason, domainHit);
     }
-    if (part.dynamicName) return undefined;
+    const hidden = part.report.unknownCode[0];
+    if (part.dynamicName || hidden !== undefined) {
+      const hit = bashRuleMayHit(kind, '', part.denyText, ctx);
+      if (!hit) return undefined;
+      const why = hidden ?? `the command name is only known at run time`;
+      return guardVerdict(
+        kind,
+        `${rule} rule "${hit.rule.rule.text}" may match ${part.display}: ${why}`,
+        hit,
+      );
+    }
     for (const prefix of part.denyPrefixes) {
       const hit = bashRuleMayHit(kind, prefix, part.denyText, ctx);
       if (!hit) continue;
       const reason = `${rule} rule "${hit.rule.rule.text}" may match ${part.display}: part of it is only known at run time`;
-      return guardVerdict('ask', reason, hit);
+      return guardVerdict(kind, reason, hit);
     }
     return undefined;
   };

@@ -57,9 +57,9 @@ export const DECISION_ORDER: readonly Step[] = (
     },
     {
       name: 'deny rules that may match',
-      doc: 'a deny rule that words only known at run time could complete -> ask (a guard).',
+      doc: 'a deny rule that words only known at run time could complete (`git $x`), or any Bash deny rule for code only known at run time (`$cmd`, `eval "$X"`, `bash -c "$CMD"`, `echo … | sh`), or a WebFetch domain deny rule for a host only known at run time -> deny (a guard; the reason names the rule).',
       kind: 'restrict',
-      atMost: 'ask',
+      atMost: 'deny',
       part: partMayHit('deny'),
     },
     {

@@ -561,7 +561,10 @@ export function stdinScript(ctx: CommandContext, sink: EffectSink, why: string):
     sink.runScript(herestring.target, `${ctx.name} <<<`, { shown: true });
     return;
   }
-  sink.runsStdin(why);
+  // From a pipe or the terminal, the commands exist only when they arrive (`echo 'git push' |
+  // bash`): unknown code, which any Bash deny rule may match. A file is a script, as `bash f`.
+  if (cmd.stdin === 'file') sink.runsStdin(why);
+  else sink.unknownCode(`${why}, which exist only at run time`);
 }
 
 export const WRAPPERS: CommandTable = {
