@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import type { Mode } from '../../src/policy/mode.js';
 import { policyFromText } from '../../src/policy/policy.js';
+import { DEFAULT_TARGETS, RULED_TARGETS, STUBBED, type Target } from './helpers/denied-commands.js';
+import { hasBwrap, type StubbedBash, stubbedBash } from './helpers/stubbed-bash.js';
 
 /**
  * A deny rule's command stays denied under any disguise (#16 item 2): a command a deny rule
@@ -25,43 +23,6 @@ import { policyFromText } from '../../src/policy/policy.js';
  * requires the argv the undisguised command passes. (git's own aliases and configuration are
  * checked against real git in test/bash/git-environment.test.ts.)
  */
-
-interface Target {
-  /** The deny rules (undefined: the embedded default policy). */
-  readonly rules?: readonly string[];
-  readonly name: string;
-  readonly args: readonly string[];
-}
-
-const DEFAULT_TARGETS: readonly Target[] = [
-  { name: 'git', args: ['push', '--force', 'origin', 'main'] },
-  { name: 'git', args: ['push', '-f'] },
-  { name: 'git', args: ['push', 'origin', '+main'] },
-  { name: 'git', args: ['push', '--mirror', 'backup'] },
-];
-
-/** Commands a team denies, each with its rule. */
-const RULED: readonly (readonly [string, string])[] = [
-  ['Bash(git push *)', 'git push origin main'],
-  ['Bash(git push origin *)', 'git push origin main'],
-  ['Bash(git reset --hard *)', 'git reset --hard HEAD~1'],
-  ['Bash(git clean -f *)', 'git clean -fdx'],
-  ['Bash(git branch -D *)', 'git branch -D topic'],
-  ['Bash(rm -rf *)', 'rm -rf build'],
-  ['Bash(rm *)', 'rm -rf build'],
-  ['Bash(curl *)', 'curl https://example.com/x'],
-  ['Bash(wget *)', 'wget -q https://example.com/x'],
-  ['Bash(chmod -R *)', 'chmod -R 777 src'],
-  ['Bash(dd *)', 'dd if=/dev/zero of=disk.img'],
-  ['Bash(ssh prod.example.com *)', 'ssh prod.example.com'],
-];
-const RULED_TARGETS: readonly Target[] = RULED.map(([rule, line]) => {
-  const [name, ...args] = line.split(' ');
-  return { rules: [rule], name: name!, args };
-});
-
-/** The programs the stub replaces in the meaning check (each exists in /usr/bin). */
-const STUBBED = ['git', 'rm', 'curl', 'wget', 'chmod', 'dd', 'ssh'];
 
 /** Spellings of a word bash reads as itself; `w` holds no quote, backslash or newline. */
 const QUOTED: readonly ((w: string) => string)[] = [
@@ -304,20 +265,12 @@ describe("a deny rule's command under any disguise stays denied (property)", () 
   }
 });
 
-const hasBwrap = spawnSync('sh', ['-c', 'command -v bwrap']).status === 0;
-
 describe.skipIf(!hasBwrap)('the disguises are what bash runs (stubs in bubblewrap)', () => {
-  let dir: string;
+  let bash: StubbedBash;
   beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-disguise-'));
-    // Each stub appends its argv (NUL-separated words, one record a line) to the log.
-    fs.writeFileSync(
-      path.join(dir, 'stub'),
-      '#!/bin/bash\n{ printf "%s" "${0##*/}"; printf "\\0%s" "$@"; printf "\\n"; } >> /tmp/log/argv\n',
-      { mode: 0o755 },
-    );
+    bash = stubbedBash(STUBBED);
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => bash.dispose());
 
   it('a sample of lines bash alone resolves runs the target with its argv', () => {
     const sample = fc
@@ -325,54 +278,13 @@ describe.skipIf(!hasBwrap)('the disguises are what bash runs (stubs in bubblewra
       .filter((l) => l.real)
       .slice(0, 60);
     expect(sample.length).toBeGreaterThan(30);
-    const binds = STUBBED.flatMap((n) => ['--ro-bind', path.join(dir, 'stub'), `/usr/bin/${n}`]);
     const failures: string[] = [];
     for (const l of sample) {
-      const logDir = fs.mkdtempSync(path.join(dir, 'log-'));
-      const work = fs.mkdtempSync(path.join(dir, 'work-'));
-      fs.mkdirSync(path.join(work, '.git'));
-      const r = spawnSync(
-        'bwrap',
-        [
-          '--ro-bind',
-          '/',
-          '/',
-          '--dev',
-          '/dev',
-          '--proc',
-          '/proc',
-          '--tmpfs',
-          '/tmp',
-          '--bind',
-          logDir,
-          '/tmp/log',
-          '--bind',
-          work,
-          '/tmp/work',
-          '--chdir',
-          '/tmp/work',
-          '--unshare-all',
-          '--cap-drop',
-          'ALL',
-          '--die-with-parent',
-          ...binds,
-          'bash',
-          '-c',
-          l.line,
-        ],
-        { encoding: 'utf8', timeout: 20_000 },
-      );
-      const log = fs.existsSync(path.join(logDir, 'argv'))
-        ? fs.readFileSync(path.join(logDir, 'argv'), 'utf8')
-        : '';
-      const runs = log
-        .split('\n')
-        .filter((x) => x !== '')
-        .map((x) => x.split('\0'));
+      const { runs, stderr } = bash.runs(l.line);
       const want = [l.target.name, ...l.argv];
       if (!runs.some((run) => JSON.stringify(run) === JSON.stringify(want)))
         failures.push(
-          `${JSON.stringify(l.line)}: ran ${JSON.stringify(runs)}, wanted ${JSON.stringify(want)} (${r.stderr.trim()})`,
+          `${JSON.stringify(l.line)}: ran ${JSON.stringify(runs)}, wanted ${JSON.stringify(want)} (${stderr})`,
         );
     }
     expect(failures.slice(0, 5), `${failures.length} failed:\n${failures.slice(0, 5).join('\n')}`).toEqual(
