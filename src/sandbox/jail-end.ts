@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * run is over, with nothing left to kill. bwrap names the init's PID on --info-fd.
  *
  * bwrap exits as soon as its command does, while its init is still exiting; a few short polls
- * usually see the end. If they do not (or the PID is unknown, or taken by another process
+ * usually see the end (or an exiting init with no child left: see initOver). If they do not (or the PID is unknown, or taken by another process
  * already), the caller falls back to the sweep of /proc (process-tree.ts).
  */
 
@@ -57,8 +57,32 @@ function initOver(pid: number): boolean {
     return code === 'ENOENT' || code === 'ESRCH';
   }
   // A zombie at that PID is the init after its namespace was emptied, or, should the PID have
-  // been reused, one that came after the init was gone: either way the run is over. A live
-  // process there (the init still exiting, or a reused PID) is not proof: poll again.
-  const state = text.slice(text.lastIndexOf(')') + 2, text.lastIndexOf(')') + 3);
-  return state === 'Z' || state === 'X';
+  // been reused, one that came after the init was gone: either way the run is over.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  if (state === 'Z' || state === 'X') return true;
+  // Sooner: an init that is exiting forks no more, and every other process of its namespace
+  // descends from it (an orphan is handed to it, or to a subreaper that descends from it), so
+  // an exiting init with no child left is alone there. That is seen before the kernel tears
+  // the jail's mounts down, which comes first in the init's exit and which the zombie waits
+  // for (~1-2 ms a run, more with the writing jail's ghosts). A process that is not exiting (the
+  // init still running, or a reused PID) is not proof, nor is a list that cannot be read.
+  if ((Number(fields[6]) & PF_EXITING) === 0) return false;
+  return childless(pid);
+}
+
+/** PF_EXITING in /proc/<pid>/stat's flags: set when the task enters do_exit(). */
+const PF_EXITING = 0x4;
+
+/** Whether no thread of the process has a child (zombies count as children until reaped). */
+function childless(pid: number): boolean {
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      if (fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim() !== '') return false;
+    }
+    return true;
+  } catch {
+    // Gone meanwhile (the next look says so) or no children lists in this kernel: not proof.
+    return false;
+  }
 }

@@ -264,6 +264,12 @@ async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
   // sweep for stragglers. Under bwrap too: bwrap exits as soon as its command does, while its
   // init (and what is left in the namespace) is still being torn down; there, seeing the init
   // end proves the namespace empty (jail-end.ts) and spares the sweep's read of every process.
+  // The jail's init holds the output's pipes until it exits, and the rest of the run dies with
+  // it, so under bwrap the output is drained first: by then the init is nearly always over at
+  // the first look, and the look's 1 ms sleeps are spared. Unjailed, the sweep comes first: a
+  // straggler that holds the output would otherwise keep it open for the whole grace period.
+  const drainedFirst =
+    isolation === 'bwrap' && stopReason === undefined ? await drain(output, graceMs) : undefined;
   const ended = stopReason === undefined && (await jailEnded(await s.jailInit));
   const outcomes = [
     ...(stopping ? [await stopping] : []),
@@ -275,13 +281,7 @@ async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
     for (const p of outcome.survivors) notes.push(`Process ${p.pid} (${p.command}) could not be killed.`);
   }
 
-  const giveUp = new AbortController();
-  const drained = await Promise.race([
-    output.drained().then(() => true),
-    sleep(graceMs, false, { signal: giveUp.signal }).catch(() => false),
-  ]);
-  // A pending timer would keep a short-lived process (the CLI) alive for the grace period.
-  giveUp.abort();
+  const drained = drainedFirst ?? (await drain(output, graceMs));
   if (!drained) {
     output.detach();
     notes.push('A process outside the run still held the output open; reading stopped when the run ended.');
@@ -321,6 +321,18 @@ async function supervise(s: Supervised): Promise<RunResult | SandboxError> {
     durationMs: performance.now() - s.started,
     runId,
   };
+}
+
+/** Whether every holder of the output closed it within the grace period. */
+async function drain(output: OutputCapture, graceMs: number): Promise<boolean> {
+  const giveUp = new AbortController();
+  const drained = await Promise.race([
+    output.drained().then(() => true),
+    sleep(graceMs, false, { signal: giveUp.signal }).catch(() => false),
+  ]);
+  // A pending timer would keep a short-lived process (the CLI) alive for the grace period.
+  giveUp.abort();
+  return drained;
 }
 
 function commandOf(request: RunRequest): string[] | SandboxError {
