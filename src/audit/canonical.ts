@@ -29,7 +29,53 @@ export class CanonicalError extends Error {
 }
 
 export function canonicalize(value: unknown): string {
-  return write(value, [], new Set());
+  // Every record is written through here two or three times, so the common case (JSON data,
+  // not deeply nested) takes one pass that keeps no path and no set of open containers. What
+  // it does not expect (a value JSON cannot hold; a cycle, seen as depth) is written again by
+  // the careful writer, which names where the problem is: the output is the same either way.
+  return quick(value, 0) ?? write(value, [], new Set());
+}
+
+/** Past this depth the careful writer takes over (it finds cycles; JSON this deep is rare). */
+const QUICK_DEPTH = 64;
+
+/** The canonical text of plain JSON data; undefined for anything else (then `write` decides). */
+function quick(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth >= QUICK_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const item = quick(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out += i === 0 ? item : `,${item}`;
+        }
+        return `${out}]`;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return undefined;
+      const record = value as Record<string, unknown>;
+      let out = '{';
+      for (const key of Object.keys(record).sort()) {
+        const member = record[key];
+        if (member === undefined) continue;
+        const text = quick(member, depth + 1);
+        if (text === undefined) return undefined;
+        out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${text}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function write(value: unknown, path: string[], open: Set<object>): string {
@@ -84,7 +130,23 @@ export interface CanonicalMember {
  * one serialization.
  */
 export function canonicalMembers(obj: object): CanonicalMember[] {
-  return members(obj, [], new Set());
+  return quickMembers(obj) ?? members(obj, [], new Set());
+}
+
+/** `canonicalMembers` of plain JSON data in one pass, as `quick`; undefined for anything else. */
+function quickMembers(obj: object): CanonicalMember[] | undefined {
+  const proto = Object.getPrototypeOf(obj);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const record = obj as Record<string, unknown>;
+  const out: CanonicalMember[] = [];
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member === undefined) continue;
+    const text = quick(member, 1);
+    if (text === undefined) return undefined;
+    out.push({ key, text: `${JSON.stringify(key)}:${text}` });
+  }
+  return out;
 }
 
 function members(obj: object, path: string[], open: Set<object>): CanonicalMember[] {

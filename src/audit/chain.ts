@@ -4,7 +4,7 @@
  * `prev` is inside the hashed text, so each hash commits to the whole history before it.
  */
 import { hash as digest } from 'node:crypto';
-import { canonicalize } from './canonical.js';
+import { canonicalize, canonicalMembers } from './canonical.js';
 import { FORMAT_VERSION } from './format.js';
 import type { DecisionRecord, UnchainedRecord } from './record.js';
 
@@ -34,8 +34,15 @@ export function seal(body: UnchainedRecord, at: { seq: number; prev: string; ts:
     DecisionRecord,
     'hash'
   >;
-  const record = { ...unhashed, hash: recordHash(unhashed) } as DecisionRecord;
-  return { record, line: canonicalize(record) };
+  // One serialization for both texts: the record's members without `hash` are hashed, and the
+  // line is the same members with `hash` put in its sorted place (canonicalize(record) exactly).
+  const members = canonicalMembers(unhashed);
+  const hash = sha256Hex(`{${members.map((m) => m.text).join(',')}}`);
+  const after = members.findIndex((m) => m.key > 'hash');
+  const texts = members.map((m) => m.text);
+  texts.splice(after === -1 ? texts.length : after, 0, `"hash":${JSON.stringify(hash)}`);
+  const record = { ...unhashed, hash } as DecisionRecord;
+  return { record, line: `{${texts.join(',')}}` };
 }
 
 const HASH_KEY = Buffer.from('"hash":"');

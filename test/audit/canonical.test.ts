@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonicalError, canonicalize } from '../../src/audit/canonical.js';
+import { CanonicalError, canonicalize, canonicalMembers } from '../../src/audit/canonical.js';
 
 describe('canonicalize', () => {
   it('sorts keys at every level and writes no whitespace', () => {
@@ -81,7 +81,55 @@ describe('canonicalize', () => {
       }),
     );
   });
+
+  // canonicalize writes plain data in one pass and hands anything else, or anything nested
+  // deeper than 64, to a careful writer: both must write exactly what the definition says.
+  it('writes what a plain reference of RFC 8785 writes, shallow or nested past 64 levels', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(100), fc.boolean(), (value, depth, inArrays) => {
+        let nested: unknown = value;
+        for (let i = 0; i < depth; i++) nested = inArrays ? [nested, i] : { [`k${i % 3}`]: nested, z: i };
+        expect(canonicalize(nested)).toBe(reference(nested));
+      }),
+    );
+  });
+
+  it('gives the members of an object that join into its canonical text', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (obj) => {
+        const members = canonicalMembers(obj);
+        expect(`{${members.map((m) => m.text).join(',')}}`).toBe(canonicalize(obj));
+        expect(members.map((m) => m.key)).toEqual(Object.keys(obj).sort());
+      }),
+    );
+  });
+
+  it('refuses a cycle deep inside a value, and non-data past the one-pass depth, naming where', () => {
+    let deep: unknown = { bad: Number.NaN };
+    for (let i = 0; i < 70; i++) deep = [deep];
+    expect(() => canonicalize(deep)).toThrow(CanonicalError);
+    try {
+      canonicalize(deep);
+    } catch (err) {
+      expect((err as CanonicalError).pointer).toBe(`${'/0'.repeat(70)}/bad`);
+    }
+    const loop: unknown[] = [];
+    loop.push({ a: loop });
+    expect(() => canonicalize({ x: loop })).toThrow(/cycle/);
+  });
 });
+
+/** RFC 8785 for JSON data, written the obvious way (no refusals: the inputs are data). */
+function reference(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  return `{${Object.keys(obj)
+    .sort()
+    .filter((k) => obj[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${reference(obj[k])}`)
+    .join(',')}}`;
+}
 
 function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((v, i) => shuffleKeys(v, seed + i));
