@@ -501,8 +501,10 @@ describe('a managed bundle: setting, pulled over HTTP, kept, verified', () => {
   it.skipIf(process.getuid?.() !== 0)(
     'mcp-proxy stops when its bundle expires, saying why',
     async () => {
+      // Valid long enough for a proxy started from source on a loaded machine (two cores, the
+      // whole suite beside it) to answer one call first: 4 s was not, and it expired at start.
       server.body = bundleOf('version: 1\nrules:\n  - allow: mcp__echo__get_status\n', {
-        notAfter: new Date(Date.now() + 4000),
+        notAfter: new Date(Date.now() + 10_000),
       });
       const proc = startProxyProcess(['--name', 'echo', '--', ...ECHO_COMMAND], {
         cwd: dir,
@@ -517,7 +519,7 @@ describe('a managed bundle: setting, pulled over HTTP, kept, verified', () => {
         /policy bundle .*fleet@1 expired at .*: stopping, nothing more is decided/,
       );
     },
-    30_000,
+    45_000,
   );
 
   it('bundle: in a file that is not managed refuses the policy', async () => {
