@@ -80,6 +80,24 @@ function integrity(r: AuditReport): string {
   return `<section class="banner broken" role="alert"><h2>✗ NOT INTACT: ${esc(v.kind)}${esc(where)}</h2><p class="problem">${esc(v.message)}</p><p>${n(v.verified)} record(s) before it verified. The figures below count every readable record, including those at and after the problem: <strong>they cannot be trusted</strong>.${skipped}</p></section>`;
 }
 
+/**
+ * Asks still open plus those a person answered (their outcome is counted as allowed or denied
+ * too): a log where people approved and refused calls must not say nothing was asked.
+ */
+function askedCard(
+  r: AuditReport,
+  t: number,
+  card: (l: string, v: string, note?: string, cls?: string) => string,
+) {
+  const { approved, refused } = r.askedOfPerson;
+  const asked = r.byBehavior.ask + approved + refused;
+  const note =
+    approved + refused === 0
+      ? pct(asked, t)
+      : `${n(approved + refused)} answered by a person: ${n(approved)} approved, ${n(refused)} refused`;
+  return card('Asked', n(asked), note, 'ask');
+}
+
 function summary(r: AuditReport): string {
   const t = r.records;
   const card = (label: string, value: string, note = '', cls = '') =>
@@ -87,7 +105,7 @@ function summary(r: AuditReport): string {
   const cards = [
     card('Decisions', n(t)),
     card('Allowed', n(r.byBehavior.allow), pct(r.byBehavior.allow, t), 'allow'),
-    card('Asked', n(r.byBehavior.ask), pct(r.byBehavior.ask, t), 'ask'),
+    askedCard(r, t, card),
     card('Denied', n(r.byBehavior.deny), pct(r.byBehavior.deny, t), 'deny'),
     card('Sessions', n(r.sessions.count)),
     card('Redacted', n(r.redacted), 'records with secrets removed'),

@@ -78,6 +78,11 @@ export interface AuditReport {
   timeline?: Timeline;
   topDenied: TopEntry[];
   topAsked: TopEntry[];
+  /**
+   * Calls that were asked and answered by a person (decided by 'user'): their final behavior
+   * counts under allow or deny, but they were asked, and an auditor needs to see who said what.
+   */
+  askedOfPerson: { approved: number; refused: number };
   sessions: { count: number; rows: SessionRow[] };
   /** True when a bounded table dropped entries: its counts are lower bounds. */
   approximate: boolean;
@@ -178,6 +183,7 @@ export async function buildAuditReport(
     ...(timeline !== undefined && { timeline }),
     topDenied: topOf(c.denied, top),
     topAsked: topOf(c.asked, top),
+    askedOfPerson: { ...c.personAnswers },
     sessions: { count: c.sessionCount, rows: sessionRows(c.sessions, top) },
     approximate: c.approximate,
     redacted: c.redacted,
@@ -250,6 +256,7 @@ class Collector {
   readonly sessions = new Map<string, SessionRow & { agentIds: Set<string> }>();
   readonly denied = new Map<string, TopEntry>();
   readonly asked = new Map<string, TopEntry>();
+  readonly personAnswers = { approved: 0, refused: 0 };
   readonly digests = new Map<string, number>();
   readonly versions = new Map<string, number>();
   readonly timeline = new TimelineCounter();
@@ -279,7 +286,11 @@ class Collector {
     const version = `engine ${r.engine}, grammar ${r.grammar}`;
     this.versions.set(version, (this.versions.get(version) ?? 0) + 1);
     this.session(r, b);
-    if (b !== 'allow') this.top(b === 'deny' ? this.denied : this.asked, r);
+    // a person's answer ends as allow or deny, but the call was asked: it belongs with the asks
+    const byPerson = d.decidedBy === 'user';
+    if (byPerson) this.personAnswers[b === 'allow' ? 'approved' : 'refused']++;
+    if (byPerson) this.top(this.asked, r);
+    else if (b !== 'allow') this.top(b === 'deny' ? this.denied : this.asked, r);
   }
 
   private session(r: DecisionRecord, b: Behavior): void {
@@ -323,7 +334,10 @@ class Collector {
     e.count++;
     e.lastSeq = r.seq;
     e.lastTs = r.ts;
-    e.decidedBy = ruleLabel(r.decision);
+    e.decidedBy =
+      r.decision.decidedBy === 'user'
+        ? `a person: ${r.decision.behavior === 'allow' ? 'approved' : 'refused'}`
+        : ruleLabel(r.decision);
   }
 
   /** Drops the entries seen once (the tail of a long log's distribution). */
