@@ -72,13 +72,19 @@ async function policyOf(rules: readonly (readonly [string, string])[]): Promise<
 const linear = (policy: CompiledPolicy, kind: Kind) =>
   policy.rules.filter((r) => r.kind === kind && r.rule.specifier.type !== 'path' && r.matchTool('Bash'));
 
+/**
+ * A rule the text meets as written wins over one met only through option spellings (the
+ * reason then names the rule as literal as the line: src/policy/rule-match.ts), each pass in
+ * policy order.
+ */
 function linearHit(policy: CompiledPolicy, kind: Kind, words: readonly string[]): CompiledRule | undefined {
   const text = words.join(' ');
   const spelled = { words, spellings: optionSpellings(words, words) };
-  return linear(policy, kind).find(
-    (r) =>
-      r.rule.specifier.type === 'any' ||
-      (r.rule.specifier.type === 'bash' && (r.bash!(text) || (r.bashOptions?.(spelled) ?? false))),
+  const rules = linear(policy, kind);
+  return (
+    rules.find(
+      (r) => r.rule.specifier.type === 'any' || (r.rule.specifier.type === 'bash' && r.bash!(text)),
+    ) ?? rules.find((r) => r.rule.specifier.type === 'bash' && (r.bashOptions?.(spelled) ?? false))
   );
 }
 
@@ -125,6 +131,23 @@ describe('bash rule index', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  // Found by the property (seed -984928800): the linear scan in policy order named the rule met
+  // by option spelling (-fr for -rf) before the one the text meets as written.
+  it('names the rule the text meets as written before one met by option spellings', async () => {
+    const policy = await policyOf([
+      ['ask', 'Bash(* *)'],
+      ['ask', 'Bash( origin -rf *)'],
+    ]);
+    const words = ['origin', '-fr'];
+    const got = bashRuleHit('ask', words.join(' '), ctxOf(policy), { form: { words, all: words } });
+    expect(got?.rule.rule.text).toBe('Bash(* *)');
+    expect(linearHit(policy, 'ask', words)?.rule.text).toBe('Bash(* *)');
+    const spelledOnly = await policyOf([['ask', 'Bash( origin -rf *)']]);
+    expect(
+      bashRuleHit('ask', 'origin -fr', ctxOf(spelledOnly), { form: { words, all: words } })?.rule.rule.text,
+    ).toBe('Bash( origin -rf *)');
   });
 
   it('hands out the same list for the same leading words: no copy, no sort per call', async () => {
