@@ -111,7 +111,8 @@ async function run(request: RunRequest): Promise<RunResult | SandboxError> {
   let args = command.slice(1);
   let plan: BwrapPlan | undefined;
   if (isolation.use === 'bwrap') {
-    const planned = planBwrap({ cwd, profile });
+    // launch() starts bwrap detached: a session of its own, without a controlling terminal.
+    const planned = planBwrap({ cwd, profile, inNewSession: true });
     if (!planned.ok) return planned;
     plan = planned;
     isolationLimits.push(...plan.notes);
@@ -200,6 +201,7 @@ async function launch(l: Launch): Promise<RunResult | SandboxError> {
     child = spawn(l.file, l.args, {
       cwd: l.request.cwd,
       env: l.env,
+      // A group to kill, and a session without a terminal (the plan counts on it: inNewSession).
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', ...(l.plan ? [...l.plan.fds, 'pipe' as const] : [])],
     });

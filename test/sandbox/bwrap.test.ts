@@ -167,6 +167,19 @@ describe.skipIf(!probe.available)(`inside bubblewrap (${probe.reason ?? probe.pa
     }
   });
 
+  it("gives the command no terminal, though toolgate has one (no TIOCSTI into the caller's)", () => {
+    // script(1) gives the fixture a terminal of its own as its controlling terminal.
+    const fixture = path.join(import.meta.dirname, 'fixtures', 'terminal-in-jail.ts');
+    const child = spawnSync(
+      'script',
+      ['-qec', `${process.execPath} --import tsx ${fixture} ${ws}`, '/dev/null'],
+      { encoding: 'utf8', cwd: process.cwd() },
+    );
+    const lines = child.stdout.replace(/\r/g, '').trim().split('\n');
+    expect(lines[0]).toMatch(/^outside [1-9]\d*$/);
+    expect(lines.slice(1)).toEqual(['inside 0', 'no tty']);
+  });
+
   it('takes the run with it when toolgate itself crashes mid-run', async () => {
     const child = spawnSync(
       process.execPath,
