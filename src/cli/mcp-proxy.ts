@@ -16,7 +16,7 @@ import {
 } from './policy-args.js';
 
 const HELP = `usage: toolgate mcp-proxy [--policy F]... [--name SERVER] [--log FILE [--log-key KEY] [--log-verbatim] [--otlp URL]] [--mode M] [--cwd D]
-                          [--ask deny|allow] -- SERVER_COMMAND [ARG]...
+                          [--ask deny|allow] [--handshake-timeout MS] -- SERVER_COMMAND [ARG]...
 
 An MCP stdio server that guards another one. It starts SERVER_COMMAND, speaks MCP to it, and
 offers the agent the same tools, resources and prompts, except that:
@@ -30,9 +30,11 @@ There is no person to ask, so a call the policy would ask about is denied; --ask
 such calls through (when the agent asks its own user, as Claude Code does for MCP tools).
 Deny rules hold either way. Every decision goes to the decision log (--log or $TOOLGATE_LOG).
 
-SERVER is --name, else the command's basename in [a-z0-9_-] (for "node"/"npx" launchers,
-give --name). A broken policy refuses to start (exit 2); if the server cannot start or exits,
-the proxy exits 1.
+SERVER is --name, else the package, module, image or script the command runs
+(npx -y @modelcontextprotocol/server-github -> github); when none can be told, give --name.
+A broken policy refuses to start (exit 2); if the server cannot start, does not answer the MCP
+handshake within --handshake-timeout MS (default 60000: npx may download the server first),
+or exits, the proxy exits 1 and the server is stopped.
 
 In .mcp.json / claude_desktop_config.json:
   {"mcpServers": {"github": {"command": "toolgate", "args": ["mcp-proxy", "--name", "github", "--",
@@ -47,6 +49,7 @@ export async function mcpProxyCommand(argv: string[], io: CliIO): Promise<number
     ...POLICY_OPTIONS,
     name: { type: 'string' },
     ask: { type: 'string' },
+    'handshake-timeout': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -66,6 +69,7 @@ export async function mcpProxyCommand(argv: string[], io: CliIO): Promise<number
   }
   const ask = values.ask ?? 'deny';
   if (ask !== 'deny' && ask !== 'allow') throw new UsageError(`--ask must be deny or allow (got "${ask}")`);
+  const handshakeTimeoutMs = handshakeTimeoutOf(values['handshake-timeout']);
   const { isMcpServerName, sanitizeMcpServerName, serverNameOfLaunch } = await import(
     '../adapters/mcp-names.js'
   );
@@ -119,6 +123,7 @@ export async function mcpProxyCommand(argv: string[], io: CliIO): Promise<number
       policy,
       cwd: cwdOf(values, io),
       ask,
+      ...(handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs } : {}),
       ...(mode ? { mode } : {}),
       ...(log ? { decisionLog: log } : {}),
       classifier: await classifierFor(policy, io),
@@ -135,6 +140,7 @@ interface ServeOptions {
   policy: CompiledPolicy;
   cwd: string;
   ask: 'deny' | 'allow';
+  handshakeTimeoutMs?: number;
   mode?: import('../policy/mode.js').Mode;
   decisionLog?: import('../pipeline/context.js').DecisionSink;
   classifier: AutoClassifier | undefined;
@@ -173,6 +179,7 @@ async function serve(io: CliIO, o: ServeOptions): Promise<number> {
         policy: o.policy,
         cwd: o.cwd,
         ask: o.ask,
+        ...(o.handshakeTimeoutMs !== undefined ? { handshakeTimeoutMs: o.handshakeTimeoutMs } : {}),
         ...(o.mode ? { mode: o.mode } : {}),
         ...(o.decisionLog ? { decisionLog: o.decisionLog } : {}),
         ...(o.classifier ? { classifier: o.classifier } : {}),
@@ -213,6 +220,20 @@ async function serve(io: CliIO, o: ServeOptions): Promise<number> {
     process.off('SIGTERM', hangUp);
     process.off('SIGINT', hangUp);
   }
+}
+
+// Node's timers take at most 2^31-1 ms and fire at once beyond it: refuse rather than surprise.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** --handshake-timeout MS: undefined keeps the library's default. */
+function handshakeTimeoutOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(ms >= 1 && ms <= MAX_TIMER_MS))
+    throw new UsageError(
+      `--handshake-timeout must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (got "${text}")`,
+    );
+  return ms;
 }
 
 function refuse(io: CliIO, reason: string): number {
