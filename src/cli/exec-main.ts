@@ -1,7 +1,6 @@
-import path from 'node:path';
+import { type BundleCache, runBundledCommand } from './bundle-entry.js';
 import { execCommand } from './exec.js';
 import type { CliIO } from './io.js';
-import { runCommand } from './run-command.js';
 
 /**
  * `toolgate exec` on its own: the entry of exec's CommonJS bundle (dist/cli/exec.cjs), which
@@ -10,16 +9,6 @@ import { runCommand } from './run-command.js';
  * `main(['exec', ...argv])` does; with a cache directory and the bundle's code id, parsed policy
  * files are kept between runs (the hook's policy cache, same entries).
  */
-export function runExec(
-  argv: string[],
-  io: CliIO,
-  cache?: { readonly dir: string; readonly codeId: string },
-): Promise<number> {
-  const policyCache = cache && { dir: path.join(cache.dir, 'policy'), codeId: cache.codeId };
-  return runCommand(
-    'exec',
-    (args, cliIO) => execCommand(args, cliIO, policyCache ? { policyCache } : {}),
-    argv,
-    io,
-  );
+export function runExec(argv: string[], io: CliIO, cache?: BundleCache): Promise<number> {
+  return runBundledCommand('exec', execCommand, argv, io, cache);
 }

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { policyParserLoaded } from '../policy/parse-cache.js';
+import { type BundleCache, runBundledCommand } from './bundle-entry.js';
 import { hookCommand } from './hook.js';
 import type { CliIO } from './io.js';
-import { runCommand } from './run-command.js';
 
 export { serveWarmHooks } from './warm-daemon.js';
 
@@ -12,18 +11,8 @@ export { serveWarmHooks } from './warm-daemon.js';
  * as `main(['hook', ...argv])` does. With a cache directory and the bundle's code id, parsed
  * policy files are kept between calls.
  */
-export function runHook(
-  argv: string[],
-  io: CliIO,
-  cache?: { readonly dir: string; readonly codeId: string },
-): Promise<number> {
-  const policyCache = cache && { dir: path.join(cache.dir, 'policy'), codeId: cache.codeId };
-  return runCommand(
-    'hook',
-    (args, cliIO) => hookCommand(args, cliIO, policyCache ? { policyCache } : {}),
-    argv,
-    io,
-  );
+export function runHook(argv: string[], io: CliIO, cache?: BundleCache): Promise<number> {
+  return runBundledCommand('hook', hookCommand, argv, io, cache);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ToolResult } from '../pipeline/tool.js';
 import { writeCheckedFile } from '../sandbox/open-write.js';
 import { applyEdit } from './edit-apply.js';
 import { absoluteField, checkPath, openApprovedForRead } from './file-guard.js';
+import { FILE_WRITER_TRAITS } from './file-writer.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
 
 /**
@@ -26,10 +27,7 @@ export const EditTool = buildTool({
   name: 'Edit',
   searchHint: 'edit replace change modify string in file',
   inputSchema,
-  maxResultSizeChars: 10_000,
-  isReadOnly: () => false,
-  isConcurrencySafe: () => false,
-  isDestructive: () => true,
+  ...FILE_WRITER_TRAITS,
   prompt: () =>
     'Replaces old_string with new_string in a file. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true. An empty old_string creates a new file.',
   description: (input) => `Edit ${input.file_path}`,

@@ -5,6 +5,7 @@ import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolResult } from '../pipeline/tool.js';
 import { writeCheckedFile } from '../sandbox/open-write.js';
 import { absoluteField, checkPath, openApprovedForRead } from './file-guard.js';
+import { FILE_WRITER_TRAITS } from './file-writer.js';
 import { editNotebook } from './notebook.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
 
@@ -31,10 +32,7 @@ export const NotebookEditTool = buildTool({
   name: 'NotebookEdit',
   searchHint: 'jupyter notebook ipynb cell edit insert delete',
   inputSchema,
-  maxResultSizeChars: 10_000,
-  isReadOnly: () => false,
-  isConcurrencySafe: () => false,
-  isDestructive: () => true,
+  ...FILE_WRITER_TRAITS,
   prompt: () =>
     'Changes one cell of a Jupyter notebook (.ipynb): edit_mode replace (default), insert (after cell_id, or first when no cell_id; needs cell_type) or delete. Read the notebook first to see cell ids.',
   description: (input) => `${input.edit_mode} a cell of ${input.notebook_path}`,

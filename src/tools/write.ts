@@ -3,6 +3,7 @@ import { buildTool } from '../pipeline/build-tool.js';
 import type { ToolResult } from '../pipeline/tool.js';
 import { writeCheckedFile } from '../sandbox/open-write.js';
 import { absoluteField, checkPath } from './file-guard.js';
+import { FILE_WRITER_TRAITS } from './file-writer.js';
 import { isRefusal, type Refusal, refusalBlock, refuse } from './refusal.js';
 
 /**
@@ -22,10 +23,7 @@ export const WriteTool = buildTool({
   name: 'Write',
   searchHint: 'write create file save overwrite',
   inputSchema,
-  maxResultSizeChars: 10_000,
-  isReadOnly: () => false,
-  isConcurrencySafe: () => false,
-  isDestructive: () => true,
+  ...FILE_WRITER_TRAITS,
   prompt: () =>
     'Writes a file, replacing it if it exists and creating missing parent directories. Prefer Edit for changing part of an existing file.',
   description: (input) => `Write ${input.file_path}`,
