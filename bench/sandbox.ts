@@ -87,6 +87,7 @@ function quantile(sorted: number[], q: number): number {
 // again, which a real workspace (under a home directory) does not.
 const benchDir = process.env.TOOLGATE_BENCH_DIR ?? os.homedir();
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(benchDir, 'toolgate-bench-')));
+const kept = fs.realpathSync(fs.mkdtempSync(path.join(benchDir, 'toolgate-bench-kept-')));
 try {
   const profile: SandboxProfile = {
     timeoutMs: 30_000,
@@ -156,6 +157,19 @@ try {
     fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
     for (let i = 0; i < 50; i += 1) fs.writeFileSync(path.join(ws, 'src', `f${i}.ts`), 'x\n');
     fs.writeFileSync(path.join(ws, '.env'), 'TOKEN=x\n');
+    fs.cpSync(ws, kept, { recursive: true });
+    const toKept = (x: string) => (x === ws || x.startsWith(`${ws}/`) ? kept + x.slice(ws.length) : x);
+    // The same profile with the kept workspace in place of the bench's.
+    const inKept = (p: SandboxProfile): SandboxProfile => {
+      const swap = (list: readonly string[]) => list.map(toKept);
+      return {
+        ...p,
+        writableRoots: swap(p.writableRoots),
+        workspaceRoots: swap(p.workspaceRoots ?? []),
+        readDeny: swap(p.readDeny),
+        writeDeny: swap(p.writeDeny),
+      };
+    };
     const policy = await policyFromText('version: 1\nextends: builtin:default\nsandbox: { os: required }\n', {
       root: ws,
     });
@@ -188,6 +202,23 @@ try {
       // decision, the plan, the ghosts' registry, the end of the run). bwrap makes the ghosts'
       // mount points on the host; they are removed after each run, as the jail does.
       const sameArgv = [bwrap.path!, ...planned.args, '--', ...argv];
+      // The design that would leave the ghosts in the workspace between calls, in a second
+      // workspace where they were made once: planned again, each is an existing empty directory
+      // held read-only, and bwrap makes nothing on the host.
+      // Made until none is left: one made where `.git` was missing leaves `.git/hooks` missing.
+      let keptPlan = planBwrap({ cwd: kept, profile: inKept(decided()) });
+      for (let round = 0; keptPlan.ok && keptPlan.ghosts.length > 0 && round < 5; round += 1) {
+        keptPlan.close();
+        for (const g of keptPlan.ghosts) fs.mkdirSync(g, { recursive: true });
+        keptPlan = planBwrap({ cwd: kept, profile: inKept(decided()) });
+      }
+      if (!keptPlan.ok || keptPlan.ghosts.length > 0)
+        throw new Error('the kept ghosts were planned as ghosts');
+      keptPlan.close();
+      const keptArgv = [bwrap.path!, ...keptPlan.args, '--', ...argv];
+      // Or still mounted as ghosts (a tmpfs remounted read-only over each), which would need the
+      // plan to know which empty directories are its own: bwrap finds every mount point there.
+      const keptGhostArgv = [bwrap.path!, ...planned.args.map(toKept), '--', ...argv];
       const variants: [string, () => Promise<void>][] = [
         ['bare spawn', () => bareRun(argv, ws)],
         ['bare bwrap (plain mounts)', () => bareBwrap(argv, writes)],
@@ -207,6 +238,14 @@ try {
                   await bareBwrap(argv, writes);
                   for (const g of ghosts) fs.rmdirSync(g);
                 },
+              ],
+              [
+                `bare bwrap, the jail's argv, ghosts left in place (${ghosts.length} empty dirs kept, bound read-only)`,
+                () => bareRun(keptArgv, kept),
+              ],
+              [
+                `bare bwrap, the jail's argv, ghosts left in place and mounted as ghosts (no mkdir/rmdir)`,
+                () => bareRun(keptGhostArgv, kept),
               ],
               [
                 `bare bwrap + the ghosts as writable tmpfs (${ghosts.length} mounts, not remounted read-only)`,
@@ -245,4 +284,5 @@ try {
   for (const row of rows) console.log(row);
 } finally {
   fs.rmSync(ws, { recursive: true, force: true });
+  fs.rmSync(kept, { recursive: true, force: true });
 }
