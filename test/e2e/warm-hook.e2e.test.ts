@@ -407,6 +407,54 @@ describe('toolgate hook --warm', () => {
     expect(warmPids()).toEqual([pid]);
   }, 120_000);
 
+  // Issue 19, Why bullet 11, as Claude Code runs hooks: it sets CLAUDE_PROJECT_DIR for each
+  // project and starts the hook in the agent's directory (PWD). Two subdirectories of one
+  // project: one warm process. A second project: one of its own, answering by its own policy.
+  it('is one warm process per project (CLAUDE_PROJECT_DIR), whatever subdirectory each call comes from', async () => {
+    writeTrusted(
+      baseEnv.XDG_CONFIG_HOME,
+      path.join(ws, '.toolgate', 'policy.yaml'),
+      'version: 1\nextends: builtin:default\nrules:\n  - allow: "Bash(npm test)"\n',
+    );
+    const dirs = { [ws]: [path.join(ws, 'src'), path.join(ws, 'test')], [other]: [path.join(other, 'lib')] };
+    for (const sub of Object.values(dirs).flat()) fs.mkdirSync(sub, { recursive: true });
+    const at = (project: string, dir: string) => ({ ...env, CLAUDE_PROJECT_DIR: project, PWD: dir });
+    const call = (project: string, dir: string, stdin: string) => {
+      const r = spawnSync(process.execPath, [CLI, 'hook', '--warm'], {
+        cwd: dir,
+        env: at(project, dir),
+        input: stdin,
+        encoding: 'utf8',
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const npmTest = (dir: string) => hookInput(dir, 'Bash', { command: 'npm test' });
+    // What the hook answers by itself, computed first (a loaded machine may outlast IDLE_MS).
+    const cold = async (project: string, dir: string) => {
+      const r = await runCli(['hook'], { stdin: npmTest(dir), cwd: dir, env: at(project, dir) });
+      return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+    };
+    const [inWs, inOther] = await Promise.all([cold(ws, ws), cold(other, other)]);
+    expect(JSON.parse(inWs.stdout).hookSpecificOutput.permissionDecision).toBe('allow');
+    expect(JSON.parse(inOther.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+
+    expect(call(ws, ws, npmTest(ws))).toEqual(inWs); // starts the first project's warm process
+    await until('a warm process listens', () => warmPids().length === 1 && sockets().length === 1);
+    const [first] = warmPids();
+    for (const dir of dirs[ws]!) expect(call(ws, dir, npmTest(dir))).toEqual(inWs);
+    await new Promise((r) => setTimeout(r, 1500)); // a process a subdirectory started would be up by now
+    expect(warmPids()).toEqual([first]);
+
+    expect(call(other, other, npmTest(other))).toEqual(inOther); // starts the second project's
+    await until('a second warm process listens', () => warmPids().length === 2 && sockets().length === 2);
+    for (const dir of dirs[other]!) expect(call(other, dir, npmTest(dir))).toEqual(inOther);
+    for (const dir of dirs[ws]!) expect(call(ws, dir, npmTest(dir))).toEqual(inWs);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sockets()).toHaveLength(2);
+    expect(warmPids()).toHaveLength(2);
+    expect(warmPids()).toContain(first);
+  }, 120_000);
+
   it('exits when idle, and removes its socket; the next call starts one at once', async () => {
     await running();
     await until('it has exited, idle', () => warmPids().length === 0);
