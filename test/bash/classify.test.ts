@@ -31,6 +31,8 @@ const readOnly = [
   'grep -rn "TODO" src/ | wc -l',
   "find . -name '*.ts' -not -path './node_modules/*'",
   'rg -n foo -g "*.ts"',
+  // -z runs gzip, xz, ... over the files searched, as tar -z does: the oracle saw only reads.
+  'rg -z foo',
   "sed -n '1,20p' file.txt",
   "sed 's/a/b/g;/x/d' file.txt",
   "awk -F: '$3 >= 1000 {print $1}' /etc/passwd",
@@ -217,7 +219,6 @@ const notReadOnly: [string, boolean][] = [
   ['TAR_OPTIONS=--x tar -tf a.tar', false],
   ['rg --pre ./x foo', true],
   ['rg --pre=sh foo', true],
-  ['rg -z foo', false],
   ['git -c core.pager="rm -rf x" log', true],
   ["git -c core.fsmonitor='touch M' status", false],
   ['git -c alias.x="!rm -rf y" x', true],

@@ -1,3 +1,4 @@
+import { onlyAsks } from '../commands/only-asks.js';
 import {
   applyOptions,
   type CommandContext,
@@ -215,11 +216,6 @@ function shapeBody(shape: Shape, rules: OptionRules | undefined): CommandSpec['a
       return (ctx, sink) => analyze(ctx, sink, applyOptions(ctx, sink, rules));
     }
   }
-}
-
-/** The line only asks for the program's version or help: every argument is one of `asks`. */
-function onlyAsks(args: readonly Word[], asks: readonly string[]): boolean {
-  return args.length > 0 && args.every((w) => asks.includes(w.value));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { hostSlice, unknownHost, urlHost } from '../../commands/hosts.js';
+import { onlyAsks } from '../../commands/only-asks.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -148,8 +149,12 @@ const CURL_RULES: OptionRules = {
   },
 };
 
+/** curl's help and version: printed before any URL is read (-V is --version). */
+const CURL_ASKS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-V']);
+
 const curl: CommandSpec = {
   analyze(ctx, sink) {
+    if (onlyAsks(ctx.args, CURL_ASKS)) return;
     const parsed = applyOptions(ctx, sink, CURL_RULES);
     sink.network('curl opens a network connection', false);
     const globs = !parsed.options.some((o) => o.id === 'globoff');

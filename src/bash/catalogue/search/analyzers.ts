@@ -1,3 +1,4 @@
+import { HELP_OR_VERSION, onlyAsks } from '../../commands/only-asks.js';
 import {
   applyOptions,
   type CommandSpec,
@@ -128,6 +129,7 @@ const RG_RULES: OptionRules = {
     'regex-size-limit=',
     'engine=',
     'ignore-file=',
+    // -z runs a decompressor (gzip, xz, ...) over the files it reads, as tar -z does: still reads.
     'z|search-zip',
     'no-config',
     '.|hidden',
@@ -139,7 +141,6 @@ const RG_RULES: OptionRules = {
   effects: {
     pre: 'exec',
     'hostname-bin': 'exec',
-    'search-zip': 'not-read-only',
     file: 'read',
     'ignore-file': 'read',
   },
@@ -324,6 +325,7 @@ const DOT: Word = { value: '.', raw: '.', expansions: [], dynamicStart: false };
 const find: CommandSpec = {
   analyze(ctx, sink) {
     const args = ctx.args;
+    if (onlyAsks(args, HELP_OR_VERSION)) return;
     let i = 0;
     // Global options before the starting points.
     while (i < args.length && /^-(H|L|P|D|O\d*)$/.test(args[i]!.value)) i += args[i]!.value === '-D' ? 2 : 1;

@@ -1,3 +1,4 @@
+import { HELP_OR_VERSION, onlyAsks } from '../../commands/only-asks.js';
 import { scanSedScript } from '../../commands/sed-script.js';
 import { staticWord, type Word } from '../../word.js';
 import type { CatalogueEntry } from '../entry.js';
@@ -33,7 +34,9 @@ export const SED: CatalogueEntry = {
     kind: 'escape',
     why: 'the script writes (w), reads (r) and runs commands (e, s///e) by its own syntax',
     handles: ['file', 'in-place', 'I'],
-    analyze(_ctx, sink, parsed) {
+    analyze(ctx, sink, parsed) {
+      // Only then: sed compiles each -e and -f as getopt meets it, opening `w` files, before a later --version.
+      if (onlyAsks(ctx.args, HELP_OR_VERSION)) return;
       const p = parsed!;
       const ids = p.options.map((o) => o.id);
       const inPlace = ids.includes('in-place') || ids.includes('I');
