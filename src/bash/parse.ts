@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { withBraceWords } from './brace-words.js';
 import type {
   Assignment,
   CommandKind,
@@ -38,6 +39,15 @@ export function parseCommandLine(input: string): CommandLine {
     if (blanked === undefined) break;
     source = blanked;
     syntax = parseSyntax(source);
+  }
+  // `{git,push} origin`: the tree of the line with each misread `{` a letter; the words are
+  // still cut from `source` (same offsets), so the command name is `{git,push}`.
+  let parsed = source;
+  for (let i = 0; i < MAX_PREFIX_PASSES && syntax.ok; i++) {
+    const worded = withBraceWords(parsed, syntax.tree.root);
+    if (worded === undefined) break;
+    parsed = worded;
+    syntax = parseSyntax(parsed);
   }
   const walker = new Walker(source);
   if (!syntax.ok) {

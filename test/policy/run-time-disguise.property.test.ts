@@ -79,7 +79,14 @@ const AROUND: readonly ((s: string) => string)[] = [
   (s) => `f() { ${s}; }; f`,
 ];
 
-/** One or two words hidden, or one glued to the word before by `$IFS`. */
+/**
+ * How the words are hidden: one or two behind run-time words, or glued by `$IFS`, or split by
+ * braces inside a word, or braces around the command name (a `{` joined to a word starts that
+ * word for bash, never the group keyword).
+ */
+type How = 'hide' | 'ifs' | 'brace' | 'brace-name' | 'empty-brace';
+
+/** One or two words hidden, or one glued to the word before by `$IFS`, or braced. */
 function byWords(t: Target): fc.Arbitrary<{ line: string; argv: readonly string[] }> {
   const words = [t.name, ...t.args];
   const indexes = fc.uniqueArray(fc.integer({ min: 0, max: words.length - 1 }), {
@@ -91,9 +98,18 @@ function byWords(t: Target): fc.Arbitrary<{ line: string; argv: readonly string[
       indexes,
       fc.array(fc.constantFrom(...HIDE_WORD), { minLength: 2, maxLength: 2 }),
       fc.integer({ min: 1, max: Math.max(1, words.length - 1) }),
-      fc.constantFrom<'hide' | 'ifs' | 'brace'>('hide', 'hide', 'ifs', 'brace'),
+      fc.constantFrom<How>('hide', 'hide', 'ifs', 'brace', 'brace-name', 'empty-brace'),
     )
     .map(([at, hides, glue, how]) => {
+      if (how === 'brace-name' && words.length > 1) {
+        // `{git,push} origin`: the first words as one brace word, which bash expands in place.
+        const k = Math.min(words.length, glue + 1);
+        return { line: [`{${words.slice(0, k).join(',')}}`, ...words.slice(k)].join(' '), argv: words };
+      }
+      if (how === 'empty-brace') {
+        // `{,git} push`: the empty alternative is a null word, which bash removes.
+        return { line: [`{,${words[0]}}`, ...words.slice(1)].join(' '), argv: words };
+      }
       if (how === 'ifs' && words.length > 1) {
         // `git${IFS}push`: one word as written, two once split (default IFS).
         const w = [...words];
