@@ -1,5 +1,6 @@
 import { type About, handWritten } from '../hand-written.js';
 import { REMOTE } from './analyzers.js';
+import { OPENSSL } from './openssl.js';
 
 /** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
 const ABOUT: Readonly<Record<string, About>> = {
@@ -63,8 +64,11 @@ const ABOUT: Readonly<Record<string, About>> = {
   arping: ['sends ARP requests', { notReadOnly: ['arping 10.0.0.1'] }],
 };
 
-export const REMOTE_ENTRIES = handWritten(
-  REMOTE,
-  'remote shells, copies and network probes: the command sent, the files copied, the host connected to',
-  ABOUT,
-);
+export const REMOTE_ENTRIES = [
+  ...handWritten(
+    REMOTE,
+    'remote shells, copies and network probes: the command sent, the files copied, the host connected to',
+    ABOUT,
+  ),
+  OPENSSL,
+];
