@@ -27,6 +27,8 @@ export const EFFECTS = [
   'kills',
   /** Changes state other than files: processes, permissions, the clock, refs, packages. */
   'changes-system',
+  /** Keeps running until stopped (`journalctl -f`): read-only, never safe to run beside others. */
+  'lingers',
   /** Does something this knowledge does not model: never read-only (fail closed). */
   'unmodelled',
   /** Changes nothing the policy cares about. */

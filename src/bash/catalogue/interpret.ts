@@ -100,6 +100,7 @@ const OPTION_EFFECT: Readonly<Record<Effect, OptionEffect | undefined>> = {
   'sends-data': 'network-send',
   kills: (_v, s, ctx) => s.change(`${ctx.name} sends signals to processes`, true),
   'changes-system': (_v, s, ctx) => s.change(`${ctx.name} changes system state`, false),
+  lingers: (_v, s, ctx) => s.lingers(`${ctx.name} keeps running until stopped`),
   unmodelled: 'not-read-only',
   harmless: undefined,
 };

@@ -25,7 +25,8 @@ export class CatalogueError extends Error {
   }
 }
 
-const SPEC_FORM = /^[A-Za-z0-9][A-Za-z0-9-]*(\|[A-Za-z0-9][A-Za-z0-9-]*)*[=?]?$/;
+/** Names of letters, digits and dashes; `.` a short option of its own (rg -. is --hidden). */
+const SPEC_FORM = /^(?:[A-Za-z0-9][A-Za-z0-9-]*|\.)(\|(?:[A-Za-z0-9][A-Za-z0-9-]*|\.))*[=?]?$/;
 
 export function buildRegistry(entries: readonly CatalogueEntry[]): Registry {
   const problems: string[] = [];

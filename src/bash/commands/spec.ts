@@ -1,4 +1,4 @@
-import type { Trait } from '../catalogue/effect.js';
+import type { Effect, Trait } from '../catalogue/effect.js';
 import type { CommandLine, SimpleCommand } from '../command-line.js';
 import { wordMayBeOption } from '../option-risk.js';
 import {
@@ -130,6 +130,11 @@ export interface CommandSpec {
   readonly transparent?: boolean;
   /** What the policy reads instead of the command's name (see catalogue/effect.ts). */
   readonly traits?: readonly Trait[];
+  /**
+   * The option table its analyzer parses the arguments with, for the catalogue to list as data
+   * (catalogue/hand-written.ts): a hand-written analyzer that parses with one names it here.
+   */
+  readonly rules?: OptionRules;
 }
 
 export type CommandTable = Readonly<Record<string, CommandSpec>>;
@@ -143,6 +148,13 @@ export interface OptionRules {
   readonly anyOption?: boolean;
   /** What a given option does; options not listed are harmless. */
   readonly effects?: Readonly<Record<string, OptionEffect>>;
+  /**
+   * What each option whose work is code does, in the catalogue's closed set (catalogue/effect.ts),
+   * for `toolgate catalogue` to list: an effect written as a function (the catalogue refuses one
+   * without), or an option the analyzer's body reads itself (chmod -R, flock -c).
+   * test/bash/catalogue/declared-options.test.ts holds the code to it.
+   */
+  readonly coded?: Readonly<Record<string, Effect>>;
   readonly parse?: ParseOptions;
 }
 
@@ -156,7 +168,10 @@ export type OptionEffect =
   | 'network'
   | 'network-send'
   | 'not-read-only'
-  | ((value: Word | undefined, sink: EffectSink, ctx: CommandContext) => void);
+  | CodedEffect;
+
+/** An option's effect written as code (its kind in the catalogue's closed set: OptionRules.coded). */
+export type CodedEffect = (value: Word | undefined, sink: EffectSink, ctx: CommandContext) => void;
 
 export interface Parsed extends ParsedArgs {
   readonly table: OptionTable;
@@ -304,6 +319,7 @@ export function readsListed(sink: EffectSink, list: Word | undefined): void {
 /** A command whose operands are all files it reads. */
 export function reader(rules: OptionRules): CommandSpec {
   return {
+    rules,
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, rules);
       for (const w of parsed.operands) sink.read(w);
@@ -314,6 +330,7 @@ export function reader(rules: OptionRules): CommandSpec {
 /** A command that only prints (its operands are data, not files). */
 export function printer(rules: OptionRules = { options: [], anyOption: true }): CommandSpec {
   return {
+    rules,
     analyze(ctx, sink) {
       applyOptions(ctx, sink, rules);
     },

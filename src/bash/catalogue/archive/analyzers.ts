@@ -131,13 +131,13 @@ const TAR_RULES: OptionRules = {
   effects: {
     'use-compress-program': 'exec',
     'to-command': 'script',
+    // One action a word; without --checkpoint, tar checks every 10 records (GNU tar 1.34, tried).
     'checkpoint-action': (v, s) => {
       const m = v ? /^(exec|ttyout)=(.*)$/s.exec(v.value) : null;
       if (m?.[1] === 'exec') s.runScript({ ...v!, value: m[2]! }, 'tar --checkpoint-action=exec');
-      else if (
-        v === undefined ||
-        !/^(bell|dot|echo|\.|sleep=\d+|totals|wait=\w+|echo=.*|ttyout=.*)$/s.test(v.value)
-      ) {
+      // wait=SIG stops tar at the first checkpoint until something sends it the signal.
+      else if (v && /^wait=/.test(v.value)) s.lingers(`tar --checkpoint-action=${v.raw} waits for a signal`);
+      else if (v === undefined || !/^(bell|dot|echo|\.|sleep=\d+|totals|echo=.*|ttyout=.*)$/s.test(v.value)) {
         s.notUnderstood(`tar --checkpoint-action=${v?.raw ?? ''} is not modelled`);
       }
     },
@@ -149,9 +149,11 @@ const TAR_RULES: OptionRules = {
     'listed-incremental': 'write',
     'index-file': 'write',
   },
+  coded: { 'checkpoint-action': 'runs-code' },
 };
 
 const tar: CommandSpec = {
+  rules: TAR_RULES,
   analyze(ctx, sink) {
     const args = normalizeTarArgs(ctx.args);
     const parsed = applyOptions({ ...ctx, args }, sink, TAR_RULES);

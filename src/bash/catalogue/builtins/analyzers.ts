@@ -123,6 +123,7 @@ const READ_SPEC_RULES: OptionRules = {
 };
 
 const readSpec: CommandSpec = {
+  rules: READ_SPEC_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, READ_SPEC_RULES);
     const names = parsed.options.filter((o) => o.id === 'a').map((o) => o.value!);
@@ -136,6 +137,7 @@ const MAPFILE_SPEC_RULES: OptionRules = {
 };
 
 const mapfileSpec: CommandSpec = {
+  rules: MAPFILE_SPEC_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, MAPFILE_SPEC_RULES);
     checkNames(parsed.operands, ctx.name, sink, ctx.line);

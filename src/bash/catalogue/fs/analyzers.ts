@@ -11,8 +11,11 @@ import type { Word } from '../../word.js';
 
 /** Files and directories: the commands that list, read, copy, move, delete and change them. */
 
-const anyReader = (options: readonly string[] = [], effects?: OptionRules['effects']): CommandSpec =>
-  reader({ options, anyOption: true, effects });
+const anyReader = (
+  options: readonly string[] = [],
+  effects?: OptionRules['effects'],
+  coded?: OptionRules['coded'],
+): CommandSpec => reader({ options, anyOption: true, effects, coded });
 
 /** Rules compile once per object (spec.ts), so they are constants, not made per call. */
 const TAIL_RULES: OptionRules = {
@@ -34,6 +37,7 @@ const TAIL_RULES: OptionRules = {
 };
 
 const tail: CommandSpec = {
+  rules: TAIL_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, TAIL_RULES);
     for (const w of parsed.operands) sink.read(w);
@@ -65,6 +69,7 @@ const fileCmd = anyReader(
     'magic-file': 'read',
     'files-from': 'read-list',
   },
+  { compile: 'writes' },
 );
 
 const LESS_RULES: OptionRules = {
@@ -89,6 +94,7 @@ const LESS_RULES: OptionRules = {
 };
 
 const less: CommandSpec = {
+  rules: LESS_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, LESS_RULES);
     for (const w of parsed.operands) {
@@ -128,6 +134,7 @@ const XXD_RULES: OptionRules = {
 };
 
 const xxd: CommandSpec = {
+  rules: XXD_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, XXD_RULES);
     const [input, output] = parsed.operands;
@@ -187,10 +194,15 @@ const COPY_LIKE_RULES: OptionRules = {
   anyOption: true,
 };
 
+/** ln -f removes a file already at the link's name (cp and mv replace one with or without -f). */
+const LN_RULES: OptionRules = { ...COPY_LIKE_RULES, coded: { force: 'removes' } };
+
 function copyLike(kind: 'cp' | 'mv' | 'install' | 'ln'): CommandSpec {
+  const rules = kind === 'ln' ? LN_RULES : COPY_LIKE_RULES;
   return {
+    rules,
     analyze(ctx, sink) {
-      const parsed = applyOptions(ctx, sink, COPY_LIKE_RULES);
+      const parsed = applyOptions(ctx, sink, rules);
       const ids = new Set(parsed.options.map((o) => o.id));
       const targetDir = parsed.options.find((o) => o.id === 'target-directory')?.value;
       const operands = [...parsed.operands];
@@ -254,9 +266,11 @@ const SHRED_RULES: OptionRules = {
   ],
   anyOption: true,
   effects: { 'random-source': 'read' },
+  coded: { remove: 'removes' },
 };
 
 const shred: CommandSpec = {
+  rules: SHRED_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SHRED_RULES);
     const removes = parsed.options.some((o) => o.id === 'u' || o.id === 'remove');
@@ -269,8 +283,14 @@ const shred: CommandSpec = {
 
 /** chmod/chown/chgrp: a change of metadata; recursive ones are destructive (they cannot be undone). */
 function permissions(options: readonly string[], leadingOperands: number): CommandSpec {
-  const rules: OptionRules = { options, anyOption: true, effects: { reference: 'read' } };
+  const rules: OptionRules = {
+    options,
+    anyOption: true,
+    effects: { reference: 'read' },
+    coded: { recursive: 'changes-system' },
+  };
   return {
+    rules: rules,
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, rules);
       const recursive = parsed.options.some((o) => o.id === 'recursive');
@@ -314,6 +334,7 @@ const TRUNCATE_RULES: OptionRules = {
 };
 
 const truncate: CommandSpec = {
+  rules: TRUNCATE_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, TRUNCATE_RULES);
     for (const w of parsed.operands) sink.write(w, 'modify', `truncate changes the size of ${w.raw}`);
@@ -372,6 +393,7 @@ const SPLIT_RULES: OptionRules = {
 };
 
 const split: CommandSpec = {
+  rules: SPLIT_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SPLIT_RULES);
     const [input, prefix] = parsed.operands;
@@ -425,6 +447,7 @@ const PATCH_RULES: OptionRules = {
 };
 
 const patch: CommandSpec = {
+  rules: PATCH_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, PATCH_RULES);
     if (parsed.options.some((o) => o.id === 'dry-run')) return;
@@ -443,6 +466,7 @@ const MKTEMP_RULES: OptionRules = {
 };
 
 const mktemp: CommandSpec = {
+  rules: MKTEMP_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, MKTEMP_RULES);
     if (parsed.options.some((o) => o.id === 'dry-run')) return;

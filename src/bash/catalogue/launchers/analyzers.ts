@@ -65,6 +65,15 @@ const SCRIPT_RULES: OptionRules = {
     'h|help',
     'V|version',
   ],
+  // The body reads these: -c's command runs, the log options name the files it records into.
+  coded: {
+    command: 'runs-code',
+    'log-io': 'writes',
+    'log-in': 'writes',
+    'log-out': 'writes',
+    'log-timing': 'writes',
+    timing: 'writes',
+  },
 };
 
 const TYPESCRIPT: Word = { value: 'typescript', raw: 'typescript', expansions: [], dynamicStart: false };
@@ -72,6 +81,7 @@ const TYPESCRIPT: Word = { value: 'typescript', raw: 'typescript', expansions: [
 const LOG_OPTIONS = new Set(['log-io', 'log-in', 'log-out', 'log-timing', 'timing']);
 
 const script: CommandSpec = {
+  rules: SCRIPT_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SCRIPT_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));
@@ -150,6 +160,7 @@ const sshpass = wrapper(['f=', 'd=', 'p=', 'e|env', 'P=', 'v', 'h', 'V'], {
  * as the command does. `-k` signals the agent $SSH_AGENT_PID names.
  */
 const sshAgent = wrapper(['a=', 'c', 's', 'D', 'd', 'E=', 'k', 'O=', 'P=', 't='], {
+  coded: { k: 'kills' },
   extra: (ctx, sink, inner) => {
     if (ctx.args.some((w) => w.value === '-k')) {
       sink.change(`${ctx.name} -k kills the agent $SSH_AGENT_PID names`, true);
@@ -260,6 +271,7 @@ const ENTR_RULES: OptionRules = {
 };
 
 const entr: CommandSpec = {
+  rules: ENTR_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, ENTR_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));

@@ -147,12 +147,30 @@ const CURL_RULES: OptionRules = {
     hsts: 'write',
     'alt-svc': 'write',
   },
+  coded: {
+    data: 'sends-data',
+    'data-ascii': 'sends-data',
+    'data-binary': 'sends-data',
+    'data-raw': 'sends-data',
+    'data-urlencode': 'sends-data',
+    json: 'sends-data',
+    form: 'sends-data',
+    'form-string': 'sends-data',
+    cert: 'reads',
+    'upload-file': 'sends-data',
+    request: 'sends-data',
+    'remote-name': 'writes',
+    'remote-name-all': 'writes',
+    cookie: 'reads',
+    config: 'unmodelled',
+  },
 };
 
 /** curl's help and version: printed before any URL is read (-V is --version). */
 const CURL_ASKS: ReadonlySet<string> = new Set(['--help', '-h', '--version', '-V']);
 
 const curl: CommandSpec = {
+  rules: CURL_RULES,
   analyze(ctx, sink) {
     if (onlyAsks(ctx.args, CURL_ASKS)) return;
     const parsed = applyOptions(ctx, sink, CURL_RULES);
@@ -239,9 +257,19 @@ const WGET_RULES: OptionRules = {
     execute: (v, s) => s.notUnderstood(`wget -e ${v?.raw ?? ''} runs a wgetrc command`),
     'use-askpass': 'exec',
   },
+  coded: {
+    'output-document': 'writes',
+    'post-data': 'sends-data',
+    'post-file': 'sends-data',
+    'body-data': 'sends-data',
+    'body-file': 'sends-data',
+    method: 'sends-data',
+    execute: 'unmodelled',
+  },
 };
 
 const wget: CommandSpec = {
+  rules: WGET_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, WGET_RULES);
     sink.network('wget downloads over the network', false);
@@ -308,9 +336,11 @@ const HTTPIE_RULES: OptionRules = {
       }
     },
   },
+  coded: { proxy: 'network' },
 };
 
 const httpie: CommandSpec = {
+  rules: HTTPIE_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, HTTPIE_RULES);
     const operands = parsed.operands;

@@ -267,10 +267,12 @@ const NC_RULES: OptionRules = {
     'ssl-key': 'read',
     proxy: (v, s) => v && hostOperand(v, s),
   },
+  coded: { exec: 'runs-code', 'sh-exec': 'runs-code', 'lua-exec': 'runs-code', proxy: 'network' },
 };
 
 /** nc / ncat / netcat: `HOST PORT`, or a listener; `-e`/`-c` run a program wired to the socket. */
 const nc: CommandSpec = {
+  rules: NC_RULES,
   analyze(ctx: CommandContext, sink) {
     const parsed = applyOptions(ctx, sink, NC_RULES);
     sink.network(`${ctx.name} opens a raw network connection and sends its input`, true);
@@ -364,6 +366,7 @@ const RSYNC_RULES: OptionRules = {
 };
 
 const rsync: CommandSpec = {
+  rules: RSYNC_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, RSYNC_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));
@@ -387,6 +390,12 @@ const rsync: CommandSpec = {
   },
 };
 
+const SSH_KEYGEN_QUERY_IDS: ReadonlySet<string> = new Set(['l', 'y', 'B', 'L', 'F']);
+const SSH_KEYGEN_QUERIES: OptionRules = {
+  options: ['l', 'y', 'B', 'L', 'F=', 'f=', 'E=', 'v', 'q'],
+  effects: { f: 'read' },
+};
+
 /**
  * ssh-keygen: its queries read (-l a fingerprint, -y the public half of a private key, -B, -L a
  * certificate, -F a host in known_hosts), from -f's file. Anything else makes or changes keys,
@@ -395,6 +404,7 @@ const rsync: CommandSpec = {
  * `ssh-keygen` writes a new key).
  */
 const sshKeygen: CommandSpec = {
+  rules: SSH_KEYGEN_QUERIES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SSH_KEYGEN_QUERIES);
     if (!parsed.options.some((o) => SSH_KEYGEN_QUERY_IDS.has(o.id))) {
@@ -405,21 +415,17 @@ const sshKeygen: CommandSpec = {
   },
 };
 
-const SSH_KEYGEN_QUERY_IDS: ReadonlySet<string> = new Set(['l', 'y', 'B', 'L', 'F']);
-const SSH_KEYGEN_QUERIES: OptionRules = {
-  options: ['l', 'y', 'B', 'L', 'F=', 'f=', 'E=', 'v', 'q'],
-  effects: { f: 'read' },
-};
+const SSH_ADD_QUERIES: OptionRules = { options: ['l', 'L', 'E=', 'q', 'v'] };
 
 /** ssh-add: -l and -L list the agent's keys; anything else adds, removes or locks keys in it. */
 const sshAdd: CommandSpec = {
+  rules: SSH_ADD_QUERIES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SSH_ADD_QUERIES);
     if (parsed.operands.length > 0 || !parsed.options.some((o) => o.id === 'l' || o.id === 'L'))
       sink.change(`${ctx.name} adds, removes or locks keys in the ssh agent`, false);
   },
 };
-const SSH_ADD_QUERIES: OptionRules = { options: ['l', 'L', 'E=', 'q', 'v'] };
 
 export const REMOTE: CommandTable = {
   ssh,

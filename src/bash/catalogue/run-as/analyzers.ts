@@ -41,8 +41,9 @@ const SU_OPTIONS = [
   'V|version',
 ];
 
-const SU_RULES: OptionRules = { options: SU_OPTIONS };
-const RUNUSER_RULES: OptionRules = { options: [...SU_OPTIONS, 'u|user='] };
+const SU_CODED: OptionRules['coded'] = { command: 'runs-code', 'session-command': 'runs-code' };
+const SU_RULES: OptionRules = { options: SU_OPTIONS, coded: SU_CODED };
+const RUNUSER_RULES: OptionRules = { options: [...SU_OPTIONS, 'u|user='], coded: SU_CODED };
 
 /**
  * `su [-] [USER [ARGS]]`: USER's shell runs `-c CMD`, or the ARGS (a script and its arguments),
@@ -50,6 +51,7 @@ const RUNUSER_RULES: OptionRules = { options: [...SU_OPTIONS, 'u|user='] };
  */
 function suLike(rules: OptionRules): CommandSpec {
   return {
+    rules: rules,
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, rules);
       const ids = new Set(parsed.options.map((o) => o.id));
@@ -320,11 +322,13 @@ const SYSTEMD_RUN_RULES: OptionRules = {
     host: (v, s) => s.network(`systemd-run -H ${v?.raw ?? ''} runs the command on another machine`, true),
     machine: (_v, s) => s.change('systemd-run -M runs the command in a container', false),
   },
+  coded: { host: 'network', machine: 'changes-system' },
   parse: { permute: false },
 };
 
 /** systemd-run: the command runs as a transient service, in the background unless waited for. */
 const systemdRun: CommandSpec = {
+  rules: SYSTEMD_RUN_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SYSTEMD_RUN_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));

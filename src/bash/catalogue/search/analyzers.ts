@@ -72,6 +72,7 @@ const GREP_RULES: OptionRules = {
 };
 
 const grep: CommandSpec = {
+  rules: GREP_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, GREP_RULES);
     const operands = [...parsed.operands];
@@ -147,6 +148,7 @@ const RG_RULES: OptionRules = {
 };
 
 const rg: CommandSpec = {
+  rules: RG_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, RG_RULES);
     const operands = [...parsed.operands];
@@ -197,6 +199,7 @@ const AG_RULES: OptionRules = {
 };
 
 const ag: CommandSpec = {
+  rules: AG_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, AG_RULES);
     const operands = [...parsed.operands];
@@ -433,6 +436,7 @@ const FD_RULES: OptionRules = {
 };
 
 const fd: CommandSpec = {
+  rules: FD_RULES,
   analyze(ctx, sink) {
     const args = ctx.args;
     const execAt = args.findIndex(

@@ -56,6 +56,7 @@ const SYSTEMD_RULES: OptionRules = {
   ],
   anyOption: true,
   effects: { host: overSsh },
+  coded: { host: 'network' },
 };
 
 /**
@@ -63,6 +64,7 @@ const SYSTEMD_RULES: OptionRules = {
  * `set-time`, `set-timezone`, `set-locale`, ... change the clock or the system's settings.
  */
 const settings: CommandSpec = {
+  rules: SYSTEMD_RULES,
   analyze(ctx, sink) {
     const sub = applyOptions(ctx, sink, SYSTEMD_RULES).operands[0];
     if (sub === undefined) return;
@@ -94,9 +96,11 @@ const DATE_RULES: OptionRules = {
     reference: 'read',
     set: (_v, s) => s.change('date -s sets the system clock', false),
   },
+  coded: { set: 'changes-system' },
 };
 
 const date: CommandSpec = {
+  rules: DATE_RULES,
   analyze(ctx, sink) {
     applyOptions(ctx, sink, DATE_RULES);
     // `date MMDDhhmm[[CC]YY][.ss]` also sets the clock.
@@ -122,9 +126,11 @@ const HOSTNAME_RULES: OptionRules = {
   ],
   anyOption: true,
   effects: { file: (_v, s) => s.change('hostname -F sets the host name', false) },
+  coded: { file: 'changes-system' },
 };
 
 const hostname: CommandSpec = {
+  rules: HOSTNAME_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, HOSTNAME_RULES);
     if (parsed.operands.length > 0) sink.change('hostname NAME sets the host name', false);
@@ -183,6 +189,7 @@ const SYSTEMCTL_READS = new Set([
   'help',
 ]);
 const systemctl: CommandSpec = {
+  rules: SYSTEMD_RULES,
   analyze(ctx, sink) {
     const sub = applyOptions(ctx, sink, SYSTEMD_RULES).operands[0];
     if (sub === undefined || (sub.expansions.length === 0 && SYSTEMCTL_READS.has(sub.value))) return;
@@ -257,9 +264,17 @@ const JOURNALCTL_RULES: OptionRules = {
     'cursor-file': 'write',
     follow: (_v, s) => s.lingers('journalctl -f keeps following the journal'),
   },
+  coded: {
+    'vacuum-size': 'removes',
+    'vacuum-time': 'removes',
+    'vacuum-files': 'removes',
+    host: 'network',
+    follow: 'lingers',
+  },
 };
 
 const journalctl: CommandSpec = {
+  rules: JOURNALCTL_RULES,
   analyze(ctx, sink) {
     applyOptions(ctx, sink, JOURNALCTL_RULES);
   },

@@ -81,6 +81,7 @@ const STRACE_RULES: OptionRules = {
         s.notUnderstood(`strace -e ${v.raw} changes what system calls do`);
     },
   },
+  coded: { output: 'runs-code', inject: 'unmodelled', fault: 'unmodelled', e: 'unmodelled' },
   parse: { permute: false },
 };
 
@@ -114,11 +115,13 @@ const LTRACE_RULES: OptionRules = {
   ],
   anyOption: true,
   effects: { output: (v, s) => traceOutput(v, s, 'ltrace') },
+  coded: { output: 'runs-code' },
   parse: { permute: false },
 };
 
 function tracer(rules: OptionRules): CommandSpec {
   return {
+    rules,
     analyze(ctx, sink) {
       sink.notUnderstood(TRACES(ctx.name));
       const parsed = applyOptions(ctx, sink, rules);

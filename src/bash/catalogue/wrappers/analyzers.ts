@@ -29,18 +29,21 @@ export function wrapper(
     /** Operands to skip before the command (timeout's DURATION). */
     leading?: number;
     effects?: Parameters<typeof applyOptions>[2]['effects'];
+    /** What options its `extra` reads itself do (OptionRules.coded). */
+    coded?: Parameters<typeof applyOptions>[2]['coded'];
     /** What the wrapper adds beyond running the command. */
     extra?: (ctx: CommandContext, sink: EffectSink, inner: readonly Word[]) => void;
     /** What it does with no command (nice prints the niceness, env prints the environment). */
     alone?: (ctx: CommandContext, sink: EffectSink) => void;
   } = {},
 ): CommandSpec {
-  const rules = { options, effects: opts.effects, parse: { permute: false } };
+  const rules = { options, effects: opts.effects, coded: opts.coded, parse: { permute: false } };
   // Read once here: each wrapper's opts has a shape of its own, so reading them per call was a
   // megamorphic lookup.
   const { leading, extra, alone } = opts;
   return {
     transparent: opts.transparent ?? false,
+    rules: rules,
     analyze(ctx, sink) {
       const parsed = applyOptions(ctx, sink, rules);
       const operands = rest(ctx, parsed.restIndex);
@@ -85,6 +88,7 @@ const COMMAND_RULES: OptionRules = { options: ['p', 'v', 'V'], parse: { permute:
 
 const command: CommandSpec = {
   transparent: true,
+  rules: COMMAND_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, COMMAND_RULES);
     // `command -v x` and `command -V x` only look a name up.
@@ -101,6 +105,7 @@ const EXEC_RULES: OptionRules = { options: ['a=', 'c', 'l'], parse: { permute: f
 
 const exec: CommandSpec = {
   transparent: true,
+  rules: EXEC_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, EXEC_RULES);
     const inner = rest(ctx, parsed.restIndex);
@@ -122,11 +127,14 @@ const ENV_RULES: OptionRules = {
     'ignore-signal?',
     'list-signal-handling',
   ],
+  // -S splits its value into the command and its first arguments.
+  coded: { 'split-string': 'runs-program' },
   parse: { permute: false },
 };
 
 const env: CommandSpec = {
   transparent: true,
+  rules: ENV_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, ENV_RULES);
     let operands: readonly Word[] = rest(ctx, parsed.restIndex);
@@ -193,6 +201,7 @@ const SUDO_RULES: OptionRules = {
 };
 
 const sudo: CommandSpec = {
+  rules: SUDO_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, SUDO_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));
@@ -254,6 +263,7 @@ const XARGS_RULES: OptionRules = {
 };
 
 const xargs: CommandSpec = {
+  rules: XARGS_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, XARGS_RULES);
     const replacing = parsed.options.find((o) => o.id === 'I' || o.id === 'replace');
@@ -295,6 +305,7 @@ const WATCH_RULES: OptionRules = {
 };
 
 const watch: CommandSpec = {
+  rules: WATCH_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, WATCH_RULES);
     sink.lingers('watch runs the command again and again until stopped');
@@ -346,10 +357,12 @@ const FLOCK_RULES: OptionRules = {
     'F|no-fork',
     'verbose',
   ],
+  coded: { command: 'runs-code' },
   parse: { permute: false },
 };
 
 const flock: CommandSpec = {
+  rules: FLOCK_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, FLOCK_RULES);
     const operands = rest(ctx, parsed.restIndex);
@@ -516,10 +529,12 @@ const FISH_RULES: OptionRules = {
     'h|help',
   ],
   effects: { 'debug-output': 'write', profile: 'write', 'profile-startup': 'write' },
+  coded: { command: 'runs-code', 'init-command': 'runs-code' },
   parse: { permute: false },
 };
 
 const fish: CommandSpec = {
+  rules: FISH_RULES,
   analyze(ctx, sink) {
     const parsed = applyOptions(ctx, sink, FISH_RULES);
     const ids = new Set(parsed.options.map((o) => o.id));

@@ -16,7 +16,14 @@ const ABOUT: Readonly<Record<string, About>> = {
     { readOnly: ['nohup true'], destructive: ['nohup ./server'] },
   ],
   stdbuf: ['Run COMMAND, with modified buffering operations for it...', { readOnly: ['stdbuf -oL cat f'] }],
-  time: ['run programs and summarize system resource usage', { readOnly: ['time ls', 'time git status'] }],
+  // The program, not bash's keyword (which takes only -p): `command time` or /usr/bin/time.
+  time: [
+    'run programs and summarize system resource usage',
+    {
+      readOnly: ['command time -p ls', 'time ls', 'time git status'],
+      destructive: ['command time -o t.log ls'],
+    },
+  ],
   command: [
     'runs a command bypassing functions, or says what a name is (-v)',
     {
