@@ -3,9 +3,26 @@ import { classifyBash } from '../../src/bash/classify.js';
 
 /**
  * Options whose effect depends on their value, or on having none: each value's effect was tried
- * in a jail (bwrap, no capabilities, no network) with GNU tar 1.34.
+ * in a jail (bwrap, no capabilities, no network) with GNU tar 1.34 and gawk 5.2.1.
  */
 describe('an option whose value decides its effect', () => {
+  it('gawk -d and -o given no file write awkvars.out and awkprof.out', () => {
+    for (const [line, file] of [
+      ["awk -d '{print}' f", 'awkvars.out'],
+      ["gawk --dump-variables '{print}' f", 'awkvars.out'],
+      ["awk -o '{print}' f", 'awkprof.out'],
+      ["gawk --pretty-print '{print}' f", 'awkprof.out'],
+      ["awk -dvars.txt '{print}' f", 'vars.txt'],
+    ] as const) {
+      const f = classifyBash(line);
+      expect({ line, readOnly: f.readOnly, writes: f.writes }).toEqual({
+        line,
+        readOnly: false,
+        writes: [file],
+      });
+    }
+  });
+
   it('tar --checkpoint-action=exec= runs its command, even without --checkpoint', () => {
     expect(classifyBash("tar -tf a.tar --checkpoint-action=exec='sh x.sh'").destructive).toBe(true);
   });

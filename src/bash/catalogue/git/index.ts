@@ -98,6 +98,7 @@ export const GIT: CatalogueEntry = {
       'git show HEAD:README.md',
       'git -C ../other log -1',
       'git -c color.ui=always diff',
+      'git --exec-path',
       'git blame -L 10,20 src/app.ts',
       'git grep -n TODO',
       'git branch --list',

@@ -4,7 +4,10 @@ import { LAUNCHERS } from './analyzers.js';
 /** Each command's summary and examples by verdict; the analyzers are hand-written (analyzers.ts). */
 const ABOUT: Readonly<Record<string, About>> = {
   prlimit: ['get and set process resource limits', { notReadOnly: ['prlimit --pid 1'] }],
-  script: ['make typescript of terminal session', { readOnly: ['script -q -c ls /dev/null'] }],
+  script: [
+    'make typescript of terminal session',
+    { readOnly: ['script -q -c ls /dev/null', 'script --timing -q -c ls /dev/null'] },
+  ],
   'xvfb-run': ['runs a command with a virtual X server', { readOnly: ['xvfb-run ls'] }],
   'dbus-run-session': [
     'start a process as a new D-Bus session',

@@ -9,8 +9,11 @@ const OPTION_EFFECTS: Readonly<Record<string, (v: Word | undefined, s: EffectSin
   exec: (v, s) => s.opaque(`awk -E runs the program in ${v?.raw ?? 'a file'}`),
   include: (v, s) => s.opaque(`awk -i loads ${v?.raw ?? 'a library'}`),
   load: (v, s) => s.opaque(`awk -l loads the extension ${v?.raw ?? ''}`),
-  'dump-variables': (v, s) => v && s.write(v, 'overwrite', `awk -d writes ${v.raw}`),
-  'pretty-print': (v, s) => v && s.write(v, 'overwrite', `awk -o writes ${v.raw}`),
+  // Given no file, gawk writes these to awkvars.out and awkprof.out (checked with gawk 5.2.1).
+  'dump-variables': (v, s) =>
+    s.write(v ?? staticWord('awkvars.out'), 'overwrite', `awk -d writes ${v?.raw ?? 'awkvars.out'}`),
+  'pretty-print': (v, s) =>
+    s.write(v ?? staticWord('awkprof.out'), 'overwrite', `awk -o writes ${v?.raw ?? 'awkprof.out'}`),
   profile: (v, s) => s.write(v ?? staticWord('awkprof.out'), 'overwrite', 'awk -p writes a profile'),
   debug: (_v, s) => s.notUnderstood('awk -D starts the interactive debugger'),
   W: (_v, s) => s.notUnderstood('awk -W options are not modelled'),
@@ -111,6 +114,8 @@ export const AWK: CatalogueEntry = {
       'awk \'{print > "out.txt"}\' f',
       'awk -f prog.awk data',
       'awk -p /dev/null f',
+      "awk -d '{print}' f",
+      "gawk --pretty-print '{print}' f",
     ],
   },
 };
