@@ -3,7 +3,7 @@ import type { Decision } from '../policy/decision.js';
 import { type Mode, parseMode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 import { codexShaped } from './codex-marks.js';
-import { type HookProtocol, readHookPayload } from './hook-protocol.js';
+import { type HookProtocol, readHookPayload, sentAs } from './hook-protocol.js';
 
 /**
  * Claude Code's hook protocols, PreToolUse and PermissionRequest: the hook JSON Claude Code sends
@@ -70,8 +70,11 @@ export const claudePreToolUse: HookProtocol = {
   // not Codex's Claude-shaped payload (codex-marks.ts)
   recognises: (p) => p.hook_event_name === 'PreToolUse' && !codexShaped(p),
   request: claudeRequest,
-  answer: (decision) => ({ output: hookOutput(decision) }),
-  rewritten: (decision, input) => ({ output: hookOutput(decision, { ...input }) }),
+  answer: (decision) => ({ output: hookOutput(decision), sent: sentAs(decision.behavior) }),
+  rewritten: (decision, input) => ({
+    output: hookOutput(decision, { ...input }),
+    sent: sentAs(decision.behavior, true),
+  }),
   block: () => 'exit',
   httpBlock: (reason) => hookFailure(reason),
 };
@@ -89,9 +92,15 @@ export const claudePermissionRequest: HookProtocol = {
   request: claudeRequest,
   answer: (decision) =>
     decision.behavior === 'ask'
-      ? {}
-      : { output: permissionRequestOutput(decision.behavior, reasonOf(decision)) },
-  block: (reason) => ({ output: permissionRequestOutput('deny', blockedReason(reason)) }),
+      ? { sent: sentAs('none') }
+      : {
+          output: permissionRequestOutput(decision.behavior, reasonOf(decision)),
+          sent: sentAs(decision.behavior),
+        },
+  block: (reason) => ({
+    output: permissionRequestOutput('deny', blockedReason(reason)),
+    sent: sentAs('deny'),
+  }),
   httpBlock: (reason) => permissionRequestOutput('deny', blockedReason(reason)),
 };
 

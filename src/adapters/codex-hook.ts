@@ -5,7 +5,13 @@ import { blockedReason, reasonOf } from './claude-hook.js';
 import { codexShaped } from './codex-marks.js';
 import { patchParts } from './codex-patch-parts.js';
 import { shellPatch } from './codex-patch-shell.js';
-import type { AnswerOptions, CallPart, HookAnswer, HookProtocol } from './hook-protocol.js';
+import {
+  type AnswerOptions,
+  type CallPart,
+  type HookAnswer,
+  type HookProtocol,
+  sentAs,
+} from './hook-protocol.js';
 import { unaskable } from './unaskable.js';
 
 /**
@@ -45,6 +51,8 @@ export const codexPreToolUse: HookProtocol = {
               updatedInput: input,
             },
           },
+          // an ask passed on (--agent-asks) is sent as this allow too: Codex has no other way to run it jailed
+          sent: sentAs('allow', true),
         };
   },
   block: () => 'exit',
@@ -59,7 +67,9 @@ function asked(decision: Decision, options: AnswerOptions | undefined): Decision
 function codexAnswer(decision: Decision, options?: AnswerOptions): HookAnswer {
   const answered = asked(decision, options);
   // an allow (or an ask left to Codex) is no answer at all: a bare allow is refused as unsupported
-  return answered.behavior === 'deny' ? { output: denyOutput(reasonOf(answered)) } : {};
+  return answered.behavior === 'deny'
+    ? { output: denyOutput(reasonOf(answered)), sent: sentAs('deny') }
+    : { sent: sentAs('none') };
 }
 
 export interface CodexDeny {

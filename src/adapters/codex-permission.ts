@@ -2,7 +2,7 @@ import type { Decision } from '../policy/decision.js';
 import { blockedReason, permissionRequestOutput, reasonOf } from './claude-hook.js';
 import { codexParts, codexRequest } from './codex-hook.js';
 import { codexShaped } from './codex-marks.js';
-import type { HookProtocol } from './hook-protocol.js';
+import { type HookProtocol, sentAs } from './hook-protocol.js';
 
 /**
  * Codex CLI's PermissionRequest hook: fired when Codex would ask for an approval (a command that
@@ -30,8 +30,11 @@ export const codexPermissionRequest: HookProtocol = {
   request: (p) => codexRequest(p, 'PermissionRequest'),
   parts: codexParts,
   answer: (decision) => {
-    if (decision.behavior === 'deny') return { output: permissionRequestOutput('deny', reasonOf(decision)) };
-    return granted(decision) ? { output: permissionRequestOutput('allow', reasonOf(decision)) } : {};
+    if (decision.behavior === 'deny')
+      return { output: permissionRequestOutput('deny', reasonOf(decision)), sent: sentAs('deny') };
+    return granted(decision)
+      ? { output: permissionRequestOutput('allow', reasonOf(decision)), sent: sentAs('allow') }
+      : { sent: sentAs('none') };
   },
   // Codex rejects the call on exit 2, with stderr as the message (observed)
   block: () => 'exit',

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
-import type { AnswerOptions, HookProtocol } from './hook-protocol.js';
+import { type AnswerOptions, type HookProtocol, sentAs } from './hook-protocol.js';
 import { type Args, absolute, isArgs, searchPath } from './tool-args.js';
 import { unaskable } from './unaskable.js';
 
@@ -21,13 +21,20 @@ export const copilotPreToolUse: HookProtocol = {
   name: 'copilot/preToolUse',
   recognises: (p) => p.hook_event_name === undefined && typeof p.toolName === 'string' && 'toolArgs' in p,
   request: copilotRequest,
-  answer: (decision, options) => ({ output: copilotAnswer(decision, options) }),
+  answer: (decision, options) => {
+    const answer = copilotAnswer(decision, options);
+    return { output: answer, sent: sentAs(answer.permissionDecision) };
+  },
   rewritten: (decision, input, options) => {
     const answer = copilotAnswer(decision, options);
+    const denied = answer.permissionDecision === 'deny';
     // modifiedArgs replaces the arguments: Copilot's bash tool reads `command` as Claude's Bash does
-    return { output: answer.permissionDecision === 'deny' ? answer : { ...answer, modifiedArgs: input } };
+    return {
+      output: denied ? answer : { ...answer, modifiedArgs: input },
+      sent: sentAs(answer.permissionDecision, !denied),
+    };
   },
-  block: (reason) => ({ output: denyAnswer(blockedReason(reason)) }),
+  block: (reason) => ({ output: denyAnswer(blockedReason(reason)), sent: sentAs('deny') }),
   httpBlock: (reason) => denyAnswer(blockedReason(reason)),
 };
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
-import type { HookProtocol } from './hook-protocol.js';
+import { type HookProtocol, sentAs } from './hook-protocol.js';
 
 /**
  * Cursor's beforeShellExecution hook (https://cursor.com/docs/agent/hooks, `.cursor/hooks.json`):
@@ -16,7 +16,10 @@ export const cursorBeforeShellExecution: HookProtocol = {
   request: cursorShellRequest,
   // an optional base field of every Cursor hook payload (https://cursor.com/docs/agent/hooks)
   agentVersion: (p) => (typeof p.cursor_version === 'string' ? p.cursor_version : undefined),
-  answer: (decision) => ({ output: cursorAnswer(decision.behavior, reasonOf(decision)) }),
+  answer: (decision) => ({
+    output: cursorAnswer(decision.behavior, reasonOf(decision)),
+    sent: sentAs(decision.behavior),
+  }),
   block: () => 'exit',
   httpBlock: (reason) => cursorAnswer('deny', blockedReason(reason)),
 };
@@ -60,7 +63,10 @@ export const cursorBeforeReadFile: HookProtocol = {
   name: 'cursor/beforeReadFile',
   recognises: (p) => p.hook_event_name === 'beforeReadFile',
   request: cursorReadRequest,
-  answer: (decision) => ({ output: cursorAnswer(decision.behavior, reasonOf(decision)) }),
+  answer: (decision) => ({
+    output: cursorAnswer(decision.behavior, reasonOf(decision)),
+    sent: sentAs(decision.behavior),
+  }),
   block: () => 'exit',
   httpBlock: (reason) => cursorAnswer('deny', blockedReason(reason)),
 };

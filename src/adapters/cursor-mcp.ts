@@ -1,7 +1,7 @@
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
 import { cursorAnswer, cursorRoot } from './cursor-hook.js';
-import type { HookProtocol } from './hook-protocol.js';
+import { type HookProtocol, sentAs } from './hook-protocol.js';
 import { mcpToolName, sanitizeMcpServerName, serverNameOfLaunch } from './mcp-names.js';
 import { isArgs } from './tool-args.js';
 
@@ -22,7 +22,10 @@ export const cursorBeforeMCPExecution: HookProtocol = {
   recognises: (p) => p.hook_event_name === 'beforeMCPExecution',
   request: cursorMcpRequest,
   agentVersion: (p) => (typeof p.cursor_version === 'string' ? p.cursor_version : undefined),
-  answer: (decision) => ({ output: cursorAnswer(decision.behavior, reasonOf(decision)) }),
+  answer: (decision) => ({
+    output: cursorAnswer(decision.behavior, reasonOf(decision)),
+    sent: sentAs(decision.behavior),
+  }),
   block: () => 'exit',
   httpBlock: (reason) => cursorAnswer('deny', blockedReason(reason)),
 };

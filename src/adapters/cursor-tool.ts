@@ -3,7 +3,7 @@ import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
 import { type CursorAnswer, cursorAnswer, cursorRoot } from './cursor-hook.js';
-import type { HookProtocol } from './hook-protocol.js';
+import { type HookProtocol, sentAs } from './hook-protocol.js';
 import { type Args, absolute, isArgs, searchPath, workdir } from './tool-args.js';
 
 /**
@@ -22,10 +22,14 @@ export const cursorPreToolUse: HookProtocol = {
   recognises: (p) => p.hook_event_name === 'preToolUse',
   request: cursorToolRequest,
   agentVersion: (p) => (typeof p.cursor_version === 'string' ? p.cursor_version : undefined),
-  answer: (decision) => ({ output: toolAnswer(decision) }),
+  answer: (decision) => ({ output: toolAnswer(decision), sent: sentAs(decision.behavior) }),
   rewritten: (decision, input) => {
     const answer = toolAnswer(decision);
-    return { output: answer.permission === 'deny' ? answer : { ...answer, updated_input: input } };
+    const denied = answer.permission === 'deny';
+    return {
+      output: denied ? answer : { ...answer, updated_input: input },
+      sent: sentAs(answer.permission, !denied),
+    };
   },
   block: () => 'exit',
   httpBlock: (reason) => cursorAnswer('deny', blockedReason(reason)),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
-import type { AnswerOptions, HookProtocol } from './hook-protocol.js';
+import { type AnswerOptions, type HookProtocol, sentAs } from './hook-protocol.js';
 import { type Args, absolute, searchPath, workdir } from './tool-args.js';
 import { unaskable } from './unaskable.js';
 
@@ -25,11 +25,16 @@ export const geminiBeforeTool: HookProtocol = {
   name: 'gemini-cli/BeforeTool',
   recognises: (p) => p.hook_event_name === 'BeforeTool',
   request: geminiRequest,
-  answer: (decision, options) => ({ output: geminiAnswer(decision, options) }),
+  answer: (decision, options) => {
+    const answer = geminiAnswer(decision, options);
+    return { output: answer, sent: sentAs(answer.decision) };
+  },
   rewritten: (decision, input, options) => {
     const answer = geminiAnswer(decision, options);
+    const denied = answer.decision === 'deny';
     return {
-      output: answer.decision === 'deny' ? answer : { ...answer, hookSpecificOutput: { tool_input: input } },
+      output: denied ? answer : { ...answer, hookSpecificOutput: { tool_input: input } },
+      sent: sentAs(answer.decision, !denied),
     };
   },
   block: () => 'exit',

@@ -1,3 +1,4 @@
+import type { SentAnswer } from '../audit/entry.js';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 
@@ -10,6 +11,16 @@ import type { ToolRequest } from '../policy/request.js';
 export interface HookAnswer {
   /** The JSON to write on stdout (or send back over HTTP); undefined: nothing at all. */
   readonly output?: unknown;
+  /**
+   * What that output tells the agent, for the decision log: each protocol says it, because only
+   * it knows (Codex's allow is no output, its ask a deny). Required, so no answer goes unsaid.
+   */
+  readonly sent: SentAnswer;
+}
+
+/** What a protocol sends for `behavior`: the answer, jailed when the call was rewritten into the jail. */
+export function sentAs(behavior: SentAnswer['answer'], jailed = false): SentAnswer {
+  return jailed && behavior !== 'deny' ? { answer: behavior, jailed: true } : { answer: behavior };
 }
 
 /** How the user asked toolgate to answer (hook options that apply to several agents). */

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AgentName } from '../audit/entry.js';
 import type { DecisionLog } from '../audit/log.js';
 import { type AutoClassifier, decideWithClassifier } from '../policy/auto.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -32,10 +31,13 @@ export const DEFAULT_MAX_BODY = 1024 * 1024;
 
 export function createDecisionServer(options: DecisionServerOptions): http.Server {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const decideAndLog = async (request: ToolRequest, agent?: AgentName): Promise<Decision> => {
+  const decide = (request: ToolRequest): Promise<Decision> => {
     const classifier = options.classifier?.();
-    const decision = await decideWithClassifier(request, options.policy(), classifier ? { classifier } : {});
-    await options.log?.append({ request, decision, ...(agent ? { agent } : {}) });
+    return decideWithClassifier(request, options.policy(), classifier ? { classifier } : {});
+  };
+  const decideAndLog = async (request: ToolRequest): Promise<Decision> => {
+    const decision = await decide(request);
+    await options.log?.append({ request, decision });
     return decision;
   };
 
@@ -75,8 +77,11 @@ export function createDecisionServer(options: DecisionServerOptions): http.Serve
             protocol = parsed.protocol;
             if (!parsed.ok) return send(200, block(parsed.error));
             const agent = agentOf(parsed.protocol, parsed.payload);
-            const { decision } = await decideParts(parsed.parts, (r) => decideAndLog(r, agent));
-            return send(200, parsed.protocol.answer(decision).output ?? {});
+            const decided = await decideParts(parsed.parts, decide);
+            const answer = parsed.protocol.answer(decided.decision);
+            // recorded with the answer the agent is sent, before it is sent (unrecorded: blocked)
+            for (const d of decided.decided) await options.log?.append({ ...d, agent, sent: answer.sent });
+            return send(200, answer.output ?? {});
           }
           const request = toolRequest(body);
           if (typeof request === 'string') return send(400, { error: request });

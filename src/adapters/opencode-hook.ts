@@ -1,8 +1,9 @@
 import path from 'node:path';
+import type { SentAnswer } from '../audit/entry.js';
 import type { Decision } from '../policy/decision.js';
 import type { ToolRequest } from '../policy/request.js';
 import { blockedReason, reasonOf } from './claude-hook.js';
-import type { AnswerOptions, HookProtocol } from './hook-protocol.js';
+import { type AnswerOptions, type HookProtocol, sentAs } from './hook-protocol.js';
 import { type Args, absolute, isArgs, searchPath, workdir } from './tool-args.js';
 import { unaskable } from './unaskable.js';
 
@@ -22,10 +23,14 @@ export const opencodeToolBefore: HookProtocol = {
   name: 'opencode/tool.execute.before',
   recognises: (p) => p.hook_event_name === 'tool.execute.before',
   request: opencodeRequest,
-  answer: (decision, options) => ({ output: opencodeAnswer(decision, options) }),
+  answer: (decision, options) => {
+    const answer = opencodeAnswer(decision, options);
+    return { output: answer, sent: opencodeSent(answer) };
+  },
   rewritten: (decision, input, options) => {
     const answer = opencodeAnswer(decision, options);
-    return { output: answer.decision === 'deny' ? answer : { ...answer, args: input } };
+    const denied = answer.decision === 'deny';
+    return { output: denied ? answer : { ...answer, args: input }, sent: opencodeSent(answer, !denied) };
   },
   block: () => 'exit',
   httpBlock: (reason) => ({ decision: 'deny', reason: blockedReason(reason) }),
@@ -36,6 +41,11 @@ export interface OpencodeAnswer {
   readonly reason: string;
   /** Enforced mode: arguments the plugin merges into output.args (the jailed command). */
   readonly args?: Readonly<Record<string, unknown>>;
+}
+
+/** toolgate's plugin throws on deny and returns otherwise: an ask passed on is opencode's `permission` to decide. */
+function opencodeSent(answer: OpencodeAnswer, jailed = false): SentAnswer {
+  return sentAs(answer.decision === 'ask' ? 'none' : answer.decision, jailed);
 }
 
 export function opencodeAnswer(decision: Decision, options?: AnswerOptions): OpencodeAnswer {

@@ -11,6 +11,7 @@ import { FORMAT_VERSION } from './format.js';
 const BEHAVIORS: ReadonlySet<unknown> = new Set(['allow', 'ask', 'deny']);
 const DECIDED_BY: ReadonlySet<unknown> = new Set(DECIDERS);
 const MODE_NAMES: ReadonlySet<unknown> = new Set(MODES);
+const SENT: ReadonlySet<unknown> = new Set(['allow', 'ask', 'deny', 'none']);
 /** zod's uuid: RFC 9562 versions 1-8 with the RFC variant, or the nil and max uuids. */
 const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
@@ -64,6 +65,12 @@ const BODY = strict({
   sessionId: optional(string),
   agentId: optional(string),
   agent: optional(strict({ name: string, version: optional(string) })),
+  sent: optional(
+    strict({
+      answer: oneOf(SENT, 'sent answer'),
+      jailed: optional((v) => (v === true ? undefined : 'expected true')),
+    }),
+  ),
   request: strict({
     tool: string,
     input: json,

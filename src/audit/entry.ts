@@ -20,6 +20,19 @@ export interface Entry {
   agentId?: string;
   /** The agent program that asked (its hook protocol's agent), and its version if it said. */
   agent?: AgentName;
+  /** What the agent was answered, where that differs in kind from the decision (see SentAnswer). */
+  sent?: SentAnswer;
+}
+
+/**
+ * The answer toolgate sent the agent, which is what the agent acts on: not always the decision.
+ * Codex cannot be asked, so toolgate's ask reaches it as a deny, and its allow as no answer at
+ * all (`none`: the agent's own settings decide); under enforced mode an allowed call is sent
+ * rewritten to run in toolgate's jail (`jailed`).
+ */
+export interface SentAnswer {
+  readonly answer: 'allow' | 'ask' | 'deny' | 'none';
+  readonly jailed?: true;
 }
 
 export interface AgentName {
@@ -68,6 +81,9 @@ export function toUnchainedRecord(entry: Entry, ctx: EntryContext): UnchainedRec
         name: entry.agent.name,
         ...(entry.agent.version !== undefined && { version: entry.agent.version }),
       },
+    }),
+    ...(entry.sent !== undefined && {
+      sent: { answer: entry.sent.answer, ...(entry.sent.jailed === true && { jailed: true as const }) },
     }),
     request: {
       tool: request.tool,

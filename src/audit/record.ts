@@ -37,6 +37,14 @@ export const RecordSchema = z.strictObject({
    * Optional: absent in records written before it existed and where the caller did not say.
    */
   agent: z.strictObject({ name: z.string(), version: z.string().optional() }).optional(),
+  /**
+   * The answer the agent was sent (what it acts on), when a hook answered: `none` is no answer
+   * (the agent's own settings decide); `jailed`, the call was sent rewritten to run in the jail.
+   * Optional: absent in records written before it existed and outside hooks.
+   */
+  sent: z
+    .strictObject({ answer: z.enum(['allow', 'ask', 'deny', 'none']), jailed: z.literal(true).optional() })
+    .optional(),
   request: z.strictObject({
     tool: z.string(),
     input: z.json(),

@@ -23,6 +23,7 @@ export function renderReportHtml(r: AuditReport): string {
     summary(r),
     r.timeline === undefined ? '' : timeline(r),
     section('By agent', talliesTable('Agent', r.byAgent)),
+    section('Answers sent to agents (what each acted on)', talliesTable('Agent → answer sent', r.bySent)),
     r.byLog === undefined ? '' : section('By log (machine)', talliesTable('Log', r.byLog, true)),
     `<div class="grid">${section('By tool', talliesTable('Tool', r.byTool))}${section('By deciding step', talliesTable('Decided by', r.byDecidedBy))}</div>`,
     section(

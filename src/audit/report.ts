@@ -75,6 +75,12 @@ export interface AuditReport {
   byMode: Tally[];
   /** By the agent program that asked (`name version`); records that name none are `(not named)`. */
   byAgent: Tally[];
+  /**
+   * By agent and the answer it was sent (`codex → deny`), counted by the decision behind it: an
+   * ask that reached Codex as a deny is in `codex → deny`'s ask column. Records written before
+   * answers were recorded, and decisions no hook answered, are `→ (not recorded)`.
+   */
+  bySent: Tally[];
   timeline?: Timeline;
   topDenied: TopEntry[];
   topAsked: TopEntry[];
@@ -180,6 +186,7 @@ export async function buildAuditReport(
     byDecidedBy: sorted(c.decidedBy),
     byMode: sorted(c.modes),
     byAgent: sorted(c.agents),
+    bySent: sorted(c.sent),
     ...(timeline !== undefined && { timeline }),
     topDenied: topOf(c.denied, top),
     topAsked: topOf(c.asked, top),
@@ -253,6 +260,7 @@ class Collector {
   readonly decidedBy = new Map<string, Tally>();
   readonly modes = new Map<string, Tally>();
   readonly agents = new Map<string, Tally>();
+  readonly sent = new Map<string, Tally>();
   readonly sessions = new Map<string, SessionRow & { agentIds: Set<string> }>();
   readonly denied = new Map<string, TopEntry>();
   readonly asked = new Map<string, TopEntry>();
@@ -278,6 +286,7 @@ class Collector {
     tally(this.decidedBy, d.decidedBy, b);
     tally(this.modes, d.mode, b);
     tally(this.agents, agentLabel(r.agent), b);
+    tally(this.sent, `${agentLabel(r.agent)} → ${sentLabel(r.sent)}`, b);
     if (r.redacted !== undefined && r.redacted.length > 0) this.redacted++;
     if (this.first === undefined || r.ts < this.first) this.first = r.ts;
     if (this.last === undefined || r.ts > this.last) this.last = r.ts;
@@ -387,6 +396,11 @@ function counts(map: Map<string, number>): { key: string; count: number }[] {
 }
 
 export const UNNAMED_AGENT = '(not named)';
+
+function sentLabel(sent: DecisionRecord['sent']): string {
+  if (sent === undefined) return '(not recorded)';
+  return sent.jailed === true ? `${sent.answer}, jailed` : sent.answer;
+}
 
 function agentLabel(agent: DecisionRecord['agent']): string {
   if (agent === undefined) return UNNAMED_AGENT;

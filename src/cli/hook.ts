@@ -105,15 +105,6 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
       policy.conditions?.dispose?.();
     }
     const { decision } = decided;
-    const log = await logFor(values, io, parsed.request.cwd);
-    if (log) {
-      try {
-        const agent = agentOf(parsed.protocol, parsed.payload);
-        for (const d of decided.decided) await log.append({ ...d, agent });
-      } finally {
-        await log.close();
-      }
-    }
     const answerOptions = { agentAsks: values['agent-asks'] === true };
     const { rewritten } = parsed.protocol;
     // a call of several parts is not one command to jail (the jail rewrites a Bash call)
@@ -131,6 +122,17 @@ export async function hookCommand(argv: string[], io: CliIO, options: HookOption
             logPathsOf(values, io, parsed.request.cwd),
           )
         : parsed.protocol.answer(decision, answerOptions);
+    // Logged before it is written: an answer that cannot be recorded is not given (the catch blocks).
+    // Each part records the call's answer, which is what the agent acts on, not its own decision.
+    const log = await logFor(values, io, parsed.request.cwd);
+    if (log) {
+      try {
+        const agent = agentOf(parsed.protocol, parsed.payload);
+        for (const d of decided.decided) await log.append({ ...d, agent, sent: answer.sent });
+      } finally {
+        await log.close();
+      }
+    }
     if (answer.output !== undefined) writeStdout(io, `${JSON.stringify(answer.output)}\n`);
     return 0;
   } catch (err) {

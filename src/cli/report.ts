@@ -125,6 +125,8 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
     const state = report.verify.ok ? 'intact' : `NOT INTACT (${report.verify.kind})`;
     const agents = report.byAgent.map((a) => `${visible(a.key)} ${a.total}`).join(', ');
     io.stdout.write(`${values.html}: ${report.records} record(s), log ${state}; by agent: ${agents}\n`);
+    const otherwise = answeredOtherwise(report);
+    if (otherwise.length > 0) io.stdout.write(`answered otherwise than decided: ${otherwise.join('; ')}\n`);
     if (report.byLog !== undefined)
       io.stdout.write(
         `by log: ${report.byLog.map((l) => `${visible(path.relative(io.cwd, l.key) || l.key)} ${l.total}`).join(', ')}\n`,
@@ -144,6 +146,23 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
 }
 
 /** Whether two paths name one file (through symlinks); a path that does not exist is only itself. */
+/**
+ * The decisions an agent was sent another answer for (`codex 0.171.0: ask sent as deny 3`): what
+ * a reader of the log most needs to know about the agents that cannot honour every answer.
+ */
+function answeredOtherwise(report: AuditReport): string[] {
+  const out: string[] = [];
+  for (const row of report.bySent) {
+    const at = row.key.lastIndexOf(' → ');
+    const agent = row.key.slice(0, at);
+    const sent = row.key.slice(at + 3);
+    if (sent === '(not recorded)') continue;
+    for (const b of ['allow', 'ask', 'deny'] as const)
+      if (row[b] > 0 && sent !== b) out.push(`${visible(agent)}: ${b} sent as ${sent} ${row[b]}`);
+  }
+  return out;
+}
+
 function sameFile(a: string, b: string): boolean {
   if (a === b) return true;
   try {

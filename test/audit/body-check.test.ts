@@ -40,6 +40,17 @@ const body = fc.record(
       ),
       odd,
     ),
+    sent: fc.oneof(
+      fc.record(
+        {
+          answer: fc.oneof(fc.constantFrom('allow', 'ask', 'deny', 'none', 'maybe'), odd),
+          jailed: fc.oneof(fc.constant(true), odd),
+          extra: odd,
+        },
+        { requiredKeys: [] },
+      ),
+      odd,
+    ),
     request: fc.record(
       {
         tool: fc.oneof(fc.string(), odd),
