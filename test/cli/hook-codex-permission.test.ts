@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOOK_PROTOCOLS } from '../../src/adapters/hook-protocols.js';
-import { runCli } from '../helpers/cli.js';
+import { hookWorkspace } from '../helpers/hook.js';
 
 /**
  * Codex CLI's PermissionRequest hook through the real CLI (#17 item 2). The payload is the one
@@ -15,15 +14,7 @@ import { runCli } from '../helpers/cli.js';
  * permission_mode was honoured and every allow, also a predicted read-only one, was answered
  * allow, lifting Codex's sandbox for the call.
  */
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-codex-perm-'));
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-const env = {
-  HOME: path.join(work, 'home'),
-  XDG_CONFIG_HOME: path.join(work, 'home', '.config'),
-  CLAUDE_PROJECT_DIR: '',
-  TOOLGATE_MANAGED_POLICY: '',
-  TOOLGATE_LOG: '',
-};
+const { work, hook: hookIn } = hookWorkspace('codex-perm');
 const recorded = JSON.parse(
   fs.readFileSync(
     path.join(
@@ -43,8 +34,7 @@ fs.writeFileSync(
   policy,
   'version: 1\nrules:\n  - allow: "Bash(make:*)"\n  - deny: "Bash(rm:*)"\n  - deny: "Edit(**/.env)"\n',
 );
-const hook = (stdin: string, args: string[] = []) =>
-  runCli(['hook', '--policy', policy, ...args], { stdin, cwd: work, env });
+const hook = (stdin: string, args: string[] = []) => hookIn(stdin, ['--policy', policy, ...args]);
 const decision = (stdout: string) =>
   (
     JSON.parse(stdout) as {
@@ -89,7 +79,7 @@ describe('toolgate hook: Codex CLI PermissionRequest', () => {
   it('exits 2 with the reason on stderr when it cannot decide (Codex rejects the call)', async () => {
     const broken = path.join(work, 'broken.yaml');
     fs.writeFileSync(broken, 'version: 1\nrules:\n  - allow: "Bash("\n');
-    const r = await runCli(['hook', '--policy', broken], { stdin: payload('make'), cwd: work, env });
+    const r = await hookIn(payload('make'), ['--policy', broken]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/policy was refused/);

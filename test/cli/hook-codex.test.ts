@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/sandbox/bwrap.js';
-import { runCli } from '../helpers/cli.js';
+import { hookWorkspace } from '../helpers/hook.js';
 
 /**
  * Issue 17 through the real CLI: `toolgate hook` answers Codex CLI's PreToolUse hook in the only
@@ -16,15 +15,7 @@ import { runCli } from '../helpers/cli.js';
  * exec run) allowed every write the policy did not name, and the allow was refused as unsupported.
  */
 const bwrap = await probeBwrap();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-codex-'));
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-const env = {
-  HOME: path.join(work, 'home'),
-  XDG_CONFIG_HOME: path.join(work, 'home', '.config'),
-  CLAUDE_PROJECT_DIR: '',
-  TOOLGATE_MANAGED_POLICY: '',
-  TOOLGATE_LOG: '',
-};
+const { work, hook } = hookWorkspace('codex');
 
 const codex = (command: unknown, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -40,7 +31,6 @@ const codex = (command: unknown, extra: Record<string, unknown> = {}) =>
     tool_use_id: 'call_001',
     ...extra,
   });
-const hook = (stdin: string, args: string[] = []) => runCli(['hook', ...args], { stdin, cwd: work, env });
 
 interface CodexOutput {
   hookSpecificOutput: {

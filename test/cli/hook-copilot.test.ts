@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { hookWorkspace } from '../helpers/hook.js';
 
 /**
  * Issue 17 through the real CLI: `toolgate hook` answers GitHub Copilot CLI's preToolUse hook.
@@ -13,15 +12,7 @@ import { runCli } from '../helpers/cli.js';
  * required on deny; "Hook failures (non-zero exit codes or timeouts) are logged and skipped").
  * Before, this payload exited 2 as unknown, which Copilot skips: the call ran unguarded.
  */
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-copilot-'));
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-const env = {
-  HOME: path.join(work, 'home'),
-  XDG_CONFIG_HOME: path.join(work, 'home', '.config'),
-  CLAUDE_PROJECT_DIR: '',
-  TOOLGATE_MANAGED_POLICY: '',
-  TOOLGATE_LOG: '',
-};
+const { work, hook } = hookWorkspace('copilot');
 fs.writeFileSync(path.join(work, 'notes.md'), 'hello\n');
 
 const copilot = (toolName: string, toolArgs: unknown) =>
@@ -32,7 +23,6 @@ const copilot = (toolName: string, toolArgs: unknown) =>
     toolName,
     toolArgs: typeof toolArgs === 'string' ? toolArgs : JSON.stringify(toolArgs),
   });
-const hook = (stdin: string, args: string[] = []) => runCli(['hook', ...args], { stdin, cwd: work, env });
 type Answer = { permissionDecision: string; permissionDecisionReason: string };
 
 describe('toolgate hook: Copilot CLI preToolUse', () => {

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cursorBeforeReadFile, cursorBeforeShellExecution } from '../../src/adapters/cursor-hook.js';
 import { readHookPayload } from '../../src/adapters/hook-protocol.js';
 import { HOOK_PROTOCOLS } from '../../src/adapters/hook-protocols.js';
-import { runCli } from '../helpers/cli.js';
+import { hookWorkspace } from '../helpers/hook.js';
 
 /**
  * Issue 17: Cursor's beforeShellExecution hook, as a contract and through the real CLI.
@@ -14,15 +13,7 @@ import { runCli } from '../helpers/cli.js';
  * generation_id, workspace_roots, command, cwd}`, output `{permission: allow|deny|ask,
  * user_message, agent_message}`, exit 2 blocks. Before, this payload exited 2 as unknown.
  */
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-cursor-'));
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-const env = {
-  HOME: path.join(work, 'home'),
-  XDG_CONFIG_HOME: path.join(work, 'home', '.config'),
-  CLAUDE_PROJECT_DIR: '',
-  TOOLGATE_MANAGED_POLICY: '',
-  TOOLGATE_LOG: '',
-};
+const { work, hook } = hookWorkspace('cursor');
 const cursor = (command: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     conversation_id: 'conv-1',
@@ -66,8 +57,6 @@ describe('Cursor beforeShellExecution: contract', () => {
 });
 
 describe('toolgate hook: Cursor beforeShellExecution', () => {
-  const hook = (stdin: string, args: string[] = []) => runCli(['hook', ...args], { stdin, cwd: work, env });
-
   it('denies rm -rf ~ and allows git status, in the shape Cursor reads', async () => {
     const deny = await hook(cursor('rm -rf ~'));
     expect(deny.code, deny.stderr).toBe(0);
@@ -125,17 +114,9 @@ describe('Cursor beforeReadFile', () => {
     const policy = path.join(work, 'read-policy.yaml');
     fs.writeFileSync(policy, 'version: 1\nrules:\n  - deny: "Read(**/.env)"\n');
     fs.writeFileSync(path.join(work, 'notes.md'), 'hi\n');
-    const denied = await runCli(['hook', '--policy', policy], {
-      stdin: read(path.join(work, '.env')),
-      cwd: work,
-      env,
-    });
+    const denied = await hook(read(path.join(work, '.env')), ['--policy', policy]);
     expect(JSON.parse(denied.stdout), denied.stderr).toMatchObject({ permission: 'deny' });
-    const allowed = await runCli(['hook', '--policy', policy, '--agent', 'cursor'], {
-      stdin: read('notes.md'),
-      cwd: work,
-      env,
-    });
+    const allowed = await hook(read('notes.md'), ['--policy', policy, '--agent', 'cursor']);
     expect(JSON.parse(allowed.stdout), allowed.stderr).toMatchObject({ permission: 'allow' });
   });
 });

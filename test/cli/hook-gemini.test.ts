@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeBwrap } from '../../src/sandbox/bwrap.js';
-import { runCli } from '../helpers/cli.js';
+import { hookWorkspace } from '../helpers/hook.js';
 
 /**
  * Issue 17 through the real CLI: `toolgate hook` answers Gemini CLI's BeforeTool hook with the
@@ -12,15 +11,7 @@ import { runCli } from '../helpers/cli.js';
  * observed fields in ../shared/research/agents.md). Before, this payload exited 2 as unknown.
  */
 const bwrap = await probeBwrap();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-gemini-'));
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-const env = {
-  HOME: path.join(work, 'home'),
-  XDG_CONFIG_HOME: path.join(work, 'home', '.config'),
-  CLAUDE_PROJECT_DIR: '',
-  TOOLGATE_MANAGED_POLICY: '',
-  TOOLGATE_LOG: '',
-};
+const { work, hook } = hookWorkspace('gemini');
 fs.writeFileSync(path.join(work, 'notes.md'), 'hello\n');
 
 const gemini = (tool_name: string, tool_input: unknown) =>
@@ -33,7 +24,6 @@ const gemini = (tool_name: string, tool_input: unknown) =>
     tool_name,
     tool_input,
   });
-const hook = (stdin: string, args: string[] = []) => runCli(['hook', ...args], { stdin, cwd: work, env });
 
 describe('toolgate hook: Gemini CLI BeforeTool', () => {
   it('denies run_shell_command rm -rf ~ with the reason, in the shape Gemini reads', async () => {
