@@ -1,31 +1,30 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { opencodePlugin } from '../adapters/opencode-plugin.js';
+import { jsonHook, type Planned, readText } from './init-hook-merge.js';
 
 /**
  * `toolgate init --agent NAME`: where each agent reads its hook configuration, and the entry
  * that puts toolgate in front of it with the agent's fail-closed setting where it has one
  * (Claude Code `onFailure: "block"`, Cursor `failClosed: true`; Gemini CLI, Codex and Copilot
  * have none: toolgate exits 2 on its own failures, which each of them reads as a block). Every
- * other setting in the file is kept; a file that already runs `toolgate hook` is left as it is,
- * so running init twice changes nothing.
+ * other setting in the file is kept; a file that already runs `toolgate hook` is left as it is
+ * (but for the fail-closed setting and --enforce), so running init twice changes nothing.
  */
 export const INIT_AGENTS = ['claude', 'gemini', 'codex', 'cursor', 'copilot', 'opencode'] as const;
 export type InitAgent = (typeof INIT_AGENTS)[number];
 
-export type Planned =
-  | {
-      readonly file: string;
-      readonly before: string | undefined;
-      readonly after: string;
-      /** What changed, for the person running init (default: the hook was added). */
-      readonly said?: string;
-    }
-  | { readonly file: string; readonly unchanged: string }
-  | { readonly error: string };
-
 const LOG = '--log .toolgate/decisions.jsonl';
+
+/**
+ * The agents whose hook can make the agent run a changed call, so that `--enforce` jails it, and
+ * how: Claude Code `updatedInput`, Gemini CLI `hookSpecificOutput.tool_input` and Codex allow +
+ * `updatedInput` (each seen running the jailed command with the real binary), Cursor
+ * `updated_input` on preToolUse (documented, not tried with a real binary). Copilot CLI's
+ * `modifiedArgs` and OpenCode's plugin are not here: not seen honoured by their binaries, and an
+ * enforce the agent ignores would look enforced and run the call unjailed.
+ */
+export const ENFORCING_AGENTS: readonly InitAgent[] = ['claude', 'gemini', 'codex', 'cursor'];
 
 export function planAgent(
   agent: InitAgent,
@@ -33,9 +32,11 @@ export function planAgent(
   options: { enforce?: boolean; env?: NodeJS.ProcessEnv; force?: boolean } = {},
 ): Planned[] {
   const env = options.env ?? process.env;
+  const enforce = options.enforce === true;
+  const flag = enforce ? ' --enforce' : '';
   switch (agent) {
     case 'claude': {
-      const command = `toolgate hook --warm ${LOG}${options.enforce ? ' --enforce' : ''}`;
+      const command = `toolgate hook --warm ${LOG}${flag}`;
       // onFailure "block": Claude Code (2.1.295+) then blocks when the hook cannot start, exits
       // with another code or times out, which toolgate itself cannot close.
       const entry = { matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] };
@@ -43,62 +44,70 @@ export function planAgent(
       return [
         jsonHook(
           file,
-          ['hooks', 'PreToolUse'],
-          entry,
-          ['hooks', 'PermissionRequest'],
-          {},
-          { onFailure: 'block' },
+          [
+            ['hooks', 'PreToolUse', entry],
+            ['hooks', 'PermissionRequest', entry],
+          ],
+          { failClosed: { onFailure: 'block' }, enforce },
         ),
       ];
     }
-    case 'gemini':
+    case 'gemini': {
+      const command = `toolgate hook --agent gemini-cli ${LOG}${flag}`;
+      const entry = { matcher: '.*', hooks: [{ type: 'command', command, timeout: 30000 }] };
       return [
-        jsonHook(path.join(dir, '.gemini', 'settings.json'), ['hooks', 'BeforeTool'], {
-          matcher: '.*',
-          hooks: [{ type: 'command', command: `toolgate hook --agent gemini-cli ${LOG}`, timeout: 30000 }],
-        }),
+        jsonHook(path.join(dir, '.gemini', 'settings.json'), [['hooks', 'BeforeTool', entry]], { enforce }),
       ];
+    }
     case 'codex': {
       // Codex reads hooks from $CODEX_HOME (not the project); it skips a hook until trusted by hash.
       const home = env.CODEX_HOME || path.join(env.HOME || os.homedir(), '.codex');
-      const entry = {
-        matcher: '.*',
-        hooks: [
-          {
-            type: 'command',
-            command: `toolgate hook --agent codex --log ${path.join(dir, '.toolgate', 'decisions.jsonl')}`,
-            timeout: 30,
-          },
-        ],
-      };
-      // PermissionRequest too: toolgate's deny must also stop an approval Codex is about to ask for
+      const log = path.join(dir, '.toolgate', 'decisions.jsonl');
+      const command = `toolgate hook --agent codex --log ${log}${flag}`;
+      const entry = { matcher: '.*', hooks: [{ type: 'command', command, timeout: 30 }] };
+      // PermissionRequest too: toolgate's deny must also stop an approval Codex is about to ask
+      // for (it cannot rewrite a call, so --enforce changes nothing there)
       return [
-        jsonHook(path.join(home, 'hooks.json'), ['hooks', 'PreToolUse'], entry, [
-          'hooks',
-          'PermissionRequest',
-        ]),
+        jsonHook(
+          path.join(home, 'hooks.json'),
+          [
+            ['hooks', 'PreToolUse', entry],
+            ['hooks', 'PermissionRequest', entry],
+          ],
+          { enforce },
+        ),
       ];
     }
-    case 'cursor':
+    case 'cursor': {
+      // Every event that can stop a call: beforeShellExecution (older Cursor has only it and
+      // beforeReadFile), preToolUse (every tool, and the one event that can rewrite: enforced
+      // mode), beforeMCPExecution (names the MCP server, which preToolUse does not)
+      const entry = { command: `toolgate hook --agent cursor ${LOG}${flag}`, failClosed: true };
       return [
         jsonHook(
           path.join(dir, '.cursor', 'hooks.json'),
-          ['hooks', 'beforeShellExecution'],
-          { command: `toolgate hook --agent cursor ${LOG}`, failClosed: true },
-          undefined,
-          { version: 1 },
-          { failClosed: true },
+          [
+            ['hooks', 'beforeShellExecution', entry],
+            ['hooks', 'preToolUse', entry],
+            ['hooks', 'beforeMCPExecution', entry],
+          ],
+          { defaults: { version: 1 }, failClosed: { failClosed: true }, enforce },
         ),
       ];
+    }
     case 'copilot':
       // camelCase preToolUse: the PascalCase event sends another, Claude-like payload.
       return [
         jsonHook(
           path.join(dir, '.github', 'hooks', 'toolgate.json'),
-          ['hooks', 'preToolUse'],
-          { type: 'command', bash: `toolgate hook --agent copilot ${LOG}`, timeoutSec: 30 },
-          undefined,
-          { version: 1 },
+          [
+            [
+              'hooks',
+              'preToolUse',
+              { type: 'command', bash: `toolgate hook --agent copilot ${LOG}`, timeoutSec: 30 },
+            ],
+          ],
+          { defaults: { version: 1 } },
         ),
       ];
     case 'opencode': {
@@ -111,116 +120,6 @@ export function planAgent(
       return [{ file, before, after: text }];
     }
   }
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
-/**
- * A JSON file with `entry` appended to the list at `at` (and at `alsoAt`), every other member
- * kept; `defaults` fills members the file lacks (Cursor's and Copilot's `version`). A list that
- * already mentions `toolgate hook` keeps its entry, except that a toolgate hook missing a
- * `failClosed` member gets it (an entry written before init wrote `onFailure: "block"` would
- * otherwise stay fail-open for good); one that sets it otherwise is the user's, kept and named.
- * A file that is not a JSON object, or a member on the way that is not an object or a list, is
- * an error and nothing is written.
- */
-function jsonHook(
-  file: string,
-  at: readonly [string, string],
-  entry: unknown,
-  alsoAt?: readonly [string, string],
-  defaults: Record<string, unknown> = {},
-  failClosed: Record<string, unknown> = {},
-): Planned {
-  let before: string | undefined;
-  let settings: Record<string, unknown> = {};
-  try {
-    before = readText(file);
-  } catch (err) {
-    return { error: `${file} cannot be read (${(err as Error).message}); nothing written` };
-  }
-  if (before !== undefined) {
-    try {
-      const parsed: unknown = JSON.parse(before);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-        return { error: `${file} does not hold a JSON object; left alone, nothing written` };
-      settings = parsed as Record<string, unknown>;
-    } catch (err) {
-      return { error: `${file} is not valid JSON (${(err as Error).message}); left alone, nothing written` };
-    }
-  }
-  let next: Record<string, unknown> = { ...defaults, ...settings };
-  const added: string[] = [];
-  const upgraded: string[] = [];
-  const kept: string[] = [];
-  for (const where of alsoAt ? [at, alsoAt] : [at]) {
-    const [outer, event] = where;
-    const group = next[outer] ?? {};
-    if (group === null || typeof group !== 'object' || Array.isArray(group))
-      return { error: `${file}: "${outer}" is not an object; left alone, nothing written` };
-    const list = (group as Record<string, unknown>)[event] ?? [];
-    if (!Array.isArray(list))
-      return { error: `${file}: "${outer}.${event}" is not a list; left alone, nothing written` };
-    let nextList: unknown[];
-    if (JSON.stringify(list).includes('toolgate hook')) {
-      nextList = list.map((e) => withFailClosed(e, failClosed, `${outer}.${event}`, upgraded, kept));
-      if (JSON.stringify(nextList) === JSON.stringify(list)) continue;
-    } else {
-      nextList = [...list, entry];
-      added.push(`${outer}.${event}`);
-    }
-    next = { ...next, [outer]: { ...(group as Record<string, unknown>), [event]: nextList } };
-  }
-  const said = [
-    ...(added.length > 0 ? [`the toolgate hook added (${added.join(', ')})`] : []),
-    ...upgraded.map((u) => `${u} added to the toolgate hook already there`),
-    ...kept.map((k) => `${k} kept as you set it, though it does not fail closed`),
-  ].join('; ');
-  if (added.length === 0 && upgraded.length === 0)
-    return {
-      file,
-      unchanged: `already runs toolgate hook; left as it is${kept.length > 0 ? ` (${said})` : ''}`,
-    };
-  return { file, before, after: `${JSON.stringify(next, null, 2)}\n`, said };
-}
-
-/**
- * `value` with every toolgate hook in it (an object whose command runs `toolgate hook`) given
- * the members of `failClosed` it lacks; `upgraded` and `kept` say what was added and what the
- * user had set otherwise.
- */
-function withFailClosed(
-  value: unknown,
-  failClosed: Record<string, unknown>,
-  where: string,
-  upgraded: string[],
-  kept: string[],
-): unknown {
-  if (Array.isArray(value)) return value.map((v) => withFailClosed(v, failClosed, where, upgraded, kept));
-  if (value === null || typeof value !== 'object') return value;
-  const o = value as Record<string, unknown>;
-  const runs = [o.command, o.bash].some((c) => typeof c === 'string' && c.includes('toolgate hook'));
-  if (!runs) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = withFailClosed(v, failClosed, where, upgraded, kept);
-    return out;
-  }
-  const out = { ...o };
-  for (const [k, v] of Object.entries(failClosed)) {
-    if (!(k in o)) {
-      out[k] = v;
-      upgraded.push(`${where}: ${k}: ${JSON.stringify(v)}`);
-    } else if (JSON.stringify(o[k]) !== JSON.stringify(v))
-      kept.push(`${where}: ${k}: ${JSON.stringify(o[k])}`);
-  }
-  return out;
 }
 
 /** The lines that differ, `-` before and `+` after, between the common head and tail. */

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseCliArgs } from './args.js';
-import { INIT_AGENTS, type InitAgent, lineDiff, planAgent } from './init-agents.js';
+import { ENFORCING_AGENTS, INIT_AGENTS, type InitAgent, lineDiff, planAgent } from './init-agents.js';
 import { carriedRules } from './init-permissions.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
-const HELP = `usage: toolgate init [--dir D] [--agent NAME | --claude [--enforce]] [--dry-run] [--force]
+const HELP = `usage: toolgate init [--dir D] [--agent NAME | --claude] [--enforce] [--dry-run] [--force]
 
 Starts a project policy: writes .toolgate/policy.yaml, which builds on the embedded default
 (extends: builtin:default) and carries commented examples and tests of its own.
@@ -15,14 +15,16 @@ Starts a project policy: writes .toolgate/policy.yaml, which builds on the embed
   --claude   also put "toolgate hook --warm" in the project's .claude/settings.json as PreToolUse
              and PermissionRequest hooks for every tool, with "onFailure": "block" (other
              settings are kept; an existing toolgate hook is left)
-  --enforce  with --claude: the hook runs with --enforce, so that allowed and asked Bash calls
-             run inside \`toolgate jail\` (read-only for a call predicted read-only)
+  --enforce  with --claude or --agent claude|gemini|codex|cursor: the hook runs with --enforce,
+             so that allowed and asked shell calls run inside \`toolgate jail\` (read-only for a
+             call predicted read-only); a toolgate hook already there gets --enforce too
   --agent NAME  the hook for one agent, in the file it reads, with its fail-closed setting where
              it has one (other settings kept; an existing toolgate hook is left):
                claude    .claude/settings.json (as --claude; onFailure: block)
                gemini    .gemini/settings.json BeforeTool
                codex     $CODEX_HOME/hooks.json (default ~/.codex) PreToolUse; Codex runs it once trusted
-               cursor    .cursor/hooks.json beforeShellExecution, failClosed: true
+               cursor    .cursor/hooks.json beforeShellExecution, preToolUse and
+                         beforeMCPExecution, failClosed: true
                copilot   .github/hooks/toolgate.json preToolUse
                opencode  .opencode/plugin/toolgate.js (the plugin; fails closed)
   --dry-run  print what would change, as a diff, and write nothing
@@ -86,7 +88,11 @@ export async function initCommand(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError('--claude and --agent name two agents; give one');
   if (agent !== undefined && !(INIT_AGENTS as readonly string[]).includes(agent))
     throw new UsageError(`--agent ${agent}: no such agent (known: ${INIT_AGENTS.join(', ')})`);
-  if (values.enforce && agent !== 'claude') throw new UsageError('--enforce goes with --claude');
+  // an agent that cannot be made to run the jailed call would look enforced and run it unjailed
+  if (values.enforce && !(ENFORCING_AGENTS as readonly (string | undefined)[]).includes(agent))
+    throw new UsageError(
+      `--enforce goes with --agent ${ENFORCING_AGENTS.join('|')}${agent === undefined ? '' : ` (${agent} is not known to run a rewritten call)`}`,
+    );
   const dir = path.resolve(io.cwd, values.dir ?? '.');
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
     return fail(io, `${dir} is not a directory`);

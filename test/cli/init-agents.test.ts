@@ -10,8 +10,9 @@ import { runCli } from '../helpers/cli.js';
  * (../shared/research/agents.md): Claude Code .claude/settings.json PreToolUse +
  * PermissionRequest with onFailure block; Gemini CLI .gemini/settings.json BeforeTool (timeout
  * in ms); Codex $CODEX_HOME/hooks.json PreToolUse (timeout in s); Cursor .cursor/hooks.json
- * version 1, beforeShellExecution with failClosed; Copilot CLI .github/hooks/*.json version 1,
- * camelCase preToolUse with bash and timeoutSec; OpenCode a plugin file in .opencode/plugin/.
+ * version 1, beforeShellExecution, preToolUse and beforeMCPExecution with failClosed; Copilot
+ * CLI .github/hooks/*.json version 1, camelCase preToolUse with bash and timeoutSec; OpenCode a
+ * plugin file in .opencode/plugin/.
  * Merged, never clobbered; idempotent; --dry-run writes nothing.
  */
 let dir: string;

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/cli.js';
 import { agentBinary } from './agent-bins.js';
-import { type ScriptedCall, startResponsesApi } from './model-servers.js';
+import { type CodexOptions, codexSession } from './codex-session.js';
+import type { ScriptedCall } from './model-servers.js';
 
 /**
  * The real Codex CLI (0.171.0, from npm), `codex exec` headless, against a loopback Responses API
@@ -21,20 +21,13 @@ const codex = agentBinary('codex');
 const base = fs.mkdtempSync(path.join(os.homedir(), '.cache', 'toolgate-codex-e2e-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-interface RunOptions {
-  readonly model?: string;
+interface RunOptions extends CodexOptions {
   /** The hook events toolgate answers (default PreToolUse). */
   readonly events?: readonly string[];
-  /** How Codex runs calls (default: no sandbox, no approvals; toolgate's decision is what is tested). */
-  readonly mode?: readonly string[];
 }
 
 async function run(name: string, calls: ScriptedCall[], policy: string, options: RunOptions = {}) {
-  const {
-    model = 'mock-model',
-    events = ['PreToolUse'],
-    mode = ['--dangerously-bypass-approvals-and-sandbox'],
-  } = options;
+  const { events = ['PreToolUse'], ...codexOptions } = options;
   const ws = path.join(base, name, 'workspace');
   const home = path.join(base, name, 'home');
   fs.mkdirSync(ws, { recursive: true });
@@ -42,11 +35,6 @@ async function run(name: string, calls: ScriptedCall[], policy: string, options:
   fs.writeFileSync(path.join(ws, 'victim.txt'), 'do not delete\n');
   const policyFile = path.join(base, name, 'policy.yaml');
   fs.writeFileSync(policyFile, policy);
-  const api = await startResponsesApi(calls);
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    `model = "${model}"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\nbase_url = "${api.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n`,
-  );
   const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook --agent codex --policy ${JSON.stringify(policyFile)}`;
   fs.writeFileSync(
     path.join(home, 'hooks.json'),
@@ -56,45 +44,11 @@ async function run(name: string, calls: ScriptedCall[], policy: string, options:
       ),
     }),
   );
-  try {
-    const result = await runProcess(
-      codex.path!,
-      [
-        'exec',
-        '--skip-git-repo-check',
-        '--json',
-        ...mode,
-        // a hook that is not managed runs only once trusted by its hash, else it is silently skipped
-        '--dangerously-bypass-hook-trust',
-        'run the scripted calls',
-      ],
-      {
-        cwd: ws,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          CODEX_HOME: home,
-          MOCK_API_KEY: 'sk-mock',
-          TOOLGATE_MANAGED_POLICY: path.join(base, 'no-managed.yaml'),
-          XDG_CONFIG_HOME: path.join(home, '.config'),
-        },
-        killAfterMs: 240_000,
-      },
-    );
-    return { ws, result, told: toldModel(api.requests) };
-  } finally {
-    await api.close();
-  }
-}
-
-/** The function_call_output (and freeform tools' custom_tool_call_output) items Codex sent back to the model. */
-function toldModel(requests: unknown[]): string[] {
-  const out = new Set<string>();
-  for (const r of requests)
-    for (const item of (r as { input?: { type?: string; output?: unknown }[] }).input ?? [])
-      if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output')
-        out.add(JSON.stringify(item.output));
-  return [...out];
+  const { result, told } = await codexSession(codex.path!, ws, home, calls, {
+    ...codexOptions,
+    env: { TOOLGATE_MANAGED_POLICY: path.join(base, 'no-managed.yaml') },
+  });
+  return { ws, result, told };
 }
 
 const POLICY = 'version: 1\nrules:\n  - deny: "Bash(rm:*)"\n  - allow: "Bash(touch made.txt)"\n';

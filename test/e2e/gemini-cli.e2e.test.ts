@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/cli.js';
 import { agentBinary } from './agent-bins.js';
-import { type ScriptedCall, startGeminiApi } from './model-servers.js';
+import { geminiSession } from './gemini-session.js';
+import type { ScriptedCall } from './model-servers.js';
 
 /**
  * The real Gemini CLI (0.61.0, from npm), headless, against a loopback Gemini API that answers
@@ -23,55 +23,15 @@ async function run(name: string, calls: ScriptedCall[], policy: string) {
   const ws = path.join(base, name, 'workspace');
   const home = path.join(base, name, 'home');
   fs.mkdirSync(ws, { recursive: true });
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'victim.txt'), 'do not delete\n');
   const policyFile = path.join(base, name, 'policy.yaml');
   fs.writeFileSync(policyFile, policy);
   const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook --agent gemini-cli --policy ${JSON.stringify(policyFile)}`;
-  // user settings in a throwaway HOME: API-key auth (so the base URL is honoured), the hook on every tool
-  fs.writeFileSync(
-    path.join(home, '.gemini', 'settings.json'),
-    JSON.stringify({
-      security: { auth: { selectedType: 'gemini-api-key' } },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: hook, timeout: 60000 }] }] },
-    }),
-  );
-  const api = await startGeminiApi(calls);
-  try {
-    const result = await runProcess(
-      gemini.path!,
-      ['-p', 'run the scripted calls', '--output-format', 'json', '--approval-mode', 'yolo'],
-      {
-        cwd: ws,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GOOGLE_GEMINI_BASE_URL: api.url,
-          GEMINI_API_KEY: 'mock',
-          GEMINI_CLI_TRUST_WORKSPACE: 'true',
-          NO_BROWSER: '1',
-          TOOLGATE_MANAGED_POLICY: path.join(base, 'no-managed.yaml'),
-          XDG_CONFIG_HOME: path.join(home, '.config'),
-        },
-        killAfterMs: 240_000,
-      },
-    );
-    return { ws, result, told: toldModel(api.requests) };
-  } finally {
-    await api.close();
-  }
-}
-
-/** The functionResponses Gemini sent back to the model, as text. */
-function toldModel(requests: unknown[]): string[] {
-  const out: string[] = [];
-  for (const r of requests) {
-    for (const c of (r as { contents?: { parts?: { functionResponse?: unknown }[] }[] }).contents ?? [])
-      for (const p of c.parts ?? []) if (p.functionResponse) out.push(JSON.stringify(p.functionResponse));
-  }
-  return out;
+  const { result, told } = await geminiSession(gemini.path!, ws, home, calls, {
+    hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: hook, timeout: 60000 }] }] },
+    env: { TOOLGATE_MANAGED_POLICY: path.join(base, 'no-managed.yaml') },
+  });
+  return { ws, result, told };
 }
 
 const POLICY = 'version: 1\nrules:\n  - deny: "Bash(rm:*)"\n  - allow: "Bash(touch made.txt)"\n';
@@ -91,7 +51,7 @@ describe.skipIf(gemini.path === undefined)('Gemini CLI with toolgate as its Befo
     expect(fs.existsSync(path.join(ws, 'victim.txt'))).toBe(true);
     expect(fs.existsSync(path.join(ws, 'made.txt'))).toBe(true);
     expect(fs.existsSync(path.join(ws, 'asked.txt'))).toBe(false);
-    const unique = [...new Set(told)];
+    const unique = told;
     expect(
       unique.some((t) => /toolgate: .*Bash\(rm:\*\)|toolgate: .*deny/.test(t)),
       unique.join('\n'),
