@@ -11,14 +11,13 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CompiledPolicy } from '../policy/compile.js';
-import type { Decision } from '../policy/decision.js';
 import type { Mode } from '../policy/mode.js';
 import type { ToolRequest } from '../policy/request.js';
 import { describe } from './error.js';
 import { type FlipGroup, FlipTally, type RuleFlipGroup } from './flips.js';
 import { snapshotFileSystem } from './fs-snapshot.js';
 import { type DecisionRecord, requestOf } from './record.js';
-import { decideOnce } from './replay.js';
+import { decideOnce, type Replayed } from './replay.js';
 import { scanRecords } from './scan.js';
 
 export interface DiffSource {
@@ -63,7 +62,7 @@ export async function diffPolicies(
 ): Promise<DiffReport> {
   const fs = snapshotFileSystem();
   const tally = new FlipTally(options.samples ?? 5);
-  const memos = { old: new Map<string, Decision>(), next: new Map<string, Decision>() };
+  const memos = { old: new Map<string, Replayed>(), next: new Map<string, Replayed>() };
   const many = sources.length > 1;
   const counted: DiffReport['sources'] = [];
   const compare = (request: ToolRequest, record: DecisionRecord, line: number, source: string): void => {

@@ -138,7 +138,7 @@ export async function replayLog(
   }
   const fs = options.fs ?? snapshotFileSystem();
   const tally = new FlipTally(options.samples ?? 5);
-  const memo = new Map<string, Decision>();
+  const memo = new Map<string, Replayed>();
   const digests = new Map<string, number>();
   const versions = new Map<string, number>();
   const sameDigest = { records: 0, flipped: 0 };
@@ -246,6 +246,9 @@ export async function replayLog(
 
 const MEMO_LIMIT = 20_000;
 
+/** What replay compares of a decision (FlipTally's Side) and the mode it was made in. */
+export type Replayed = Pick<Decision, 'behavior' | 'decidedBy' | 'rule' | 'reason' | 'mode'>;
+
 /**
  * decide() is a function of the request (for one policy and one file-system snapshot): a Bash
  * line, whose decision parses it (~70 µs), is decided once and remembered, and so is every
@@ -253,14 +256,15 @@ const MEMO_LIMIT = 20_000;
  * decided each time: their decision costs a few µs, about what the memo's key and bookkeeping
  * cost, so remembering them only paid on logs where most records repeat exactly (measured on
  * 100k records: distinct ones ~67k -> ~83k records/s without it, twelve requests repeated
- * ~155k -> ~105k).
+ * ~155k -> ~105k). The memo keeps only what is compared, not the whole decision (its facts,
+ * digest, notes): a log of distinct lines keeps it full for the whole replay.
  */
 export function decideOnce(
   request: ToolRequest,
   policy: CompiledPolicy,
   fs: FileSystemView,
-  memo: Map<string, Decision>,
-): Decision {
+  memo: Map<string, Replayed>,
+): Replayed {
   // Replay compares behavior, rule and reason: the sandbox profile would be thrown away.
   const options = { fs, sandboxProfile: false };
   if (!policy.hasConditions && toolInfo(canonicalToolName(request.tool)).class !== 'shell')
@@ -268,7 +272,14 @@ export function decideOnce(
   const key = JSON.stringify(request);
   let d = memo.get(key);
   if (d === undefined) {
-    d = decide(request, policy, options);
+    const full = decide(request, policy, options);
+    d = {
+      behavior: full.behavior,
+      decidedBy: full.decidedBy,
+      ...(full.rule !== undefined && { rule: full.rule }),
+      reason: full.reason,
+      mode: full.mode,
+    };
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(key, d);
   }

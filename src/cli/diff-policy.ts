@@ -8,6 +8,7 @@ import { UsageError } from './io.js';
 import { logFilesOf } from './log-files.js';
 import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
 import { flipGroupLines } from './replay.js';
+import { preferSmallHeap } from './small-heap.js';
 
 const HELP = `usage: toolgate diff-policy OLD NEW (--logs PATH... | --corpus FILE...) [--mode M] [--no-verify]
                             [--fail-on loosen|any] [--json]
@@ -67,6 +68,7 @@ export async function diffPolicyCommand(argv: string[], io: CliIO): Promise<numb
     throw err;
   }
   const { DiffError, diffPolicies } = await import('../audit/diff-policy.js');
+  preferSmallHeap();
   let report: DiffReport;
   try {
     report = await diffPolicies(old, next, sources, {

@@ -9,6 +9,7 @@ import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 import { fileProgress, logFilesOf } from './log-files.js';
 import { modeOf, PolicyLoadFailed, policyFor } from './policy-args.js';
+import { preferSmallHeap } from './small-heap.js';
 
 const HELP = `usage: toolgate replay LOG... [--policy F]... [--mode M] [--fail-on loosen|any] [--json]
                       [--checkpoint FILE] [--public-key FILE] [--no-verify]
@@ -83,6 +84,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     throw err;
   }
   const { ReplayError, replayLog } = await import('../audit/replay.js');
+  preferSmallHeap();
   const files = fileProgress(io.stderr, 'replaying', logs.length);
   const totals = { logs: 0, records: 0, compared: 0, flipped: 0, loosened: 0, tightened: 0 };
   let refused = 0;
