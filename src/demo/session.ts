@@ -36,6 +36,9 @@ export function seedWorkspace(ws: string): void {
   write('src/util.js', 'export const add = (a, b) => a + b;\n');
   write('test/app.test.js', "import { test } from 'node:test';\ntest('ok', () => {});\n");
   write('.env', 'API_TOKEN=sk-live-demo-secret\n');
+  // As projects keep it: out of git. A committed .env reads as /dev/null in the jail (it is
+  // masked), and git diff there fails on it ("unsupported file type").
+  write('.gitignore', '.env\n');
   write('.env.example', 'API_TOKEN=\n');
   write('logs/app.log', 'started\nrequest /health 200\nrequest /login 500\n');
   write('data.txt', 'b\na\nc\na\n');

@@ -60,6 +60,9 @@ describe('toolgate demo', () => {
     expect(rows.size).toBe(32);
     const outcome = (call: string) => rows.get(call);
     expect(outcome('ls -la')).toBe('ran');
+    // Read-only git in the jail: before, the workspace committed .env, which the jail masks with
+    // /dev/null, and git diff failed on it ("unsupported file type"): the demo's last row.
+    expect(outcome('git diff --stat')).toBe('ran');
     expect(outcome("awk '{print $1}' logs/app.log | sort | uniq…")).toBe('ran');
     expect(outcome('Read .env')).toBe('denied (rule)');
     expect(outcome('cat .env | grep TOKEN')).toBe('denied (rule)');
