@@ -28,7 +28,7 @@ const gitIntended = (d: Difference): boolean =>
  */
 const MAY_BE_OPTION = /^notUnderstood (tee|yq): ".*" is only known at run time and could be an option$/;
 function textIntended(d: Difference): boolean {
-  if (awkDefaultFiles(d)) return true;
+  if (awkIntended(d)) return true;
   if (d.command !== 'tee' && d.command !== 'yq') return false;
   const now = d.now.filter((c) => !MAY_BE_OPTION.test(c));
   if (now.join('\n') === d.old.join('\n')) return true;
@@ -42,14 +42,16 @@ function textIntended(d: Difference): boolean {
 }
 
 /**
- * gawk -d and -o given no file write awkvars.out and awkprof.out (tried in a jail with gawk
- * 5.2.1); the old table reported no write. Only those writes are added.
+ * awk: gawk -d and -o given no file write awkvars.out and awkprof.out, and the words after the
+ * program are files even when they look like options (`awk 1 -F .env` reads .env); both tried in
+ * a jail with gawk 5.2.1 and mawk 1.3.4. The old table reported neither: only those writes and
+ * reads are added.
  */
 const AWK_DEFAULT_FILE = /^write (awkvars|awkprof)\.out\|\1\.out\| overwrite awk -[do] writes \1\.out$/;
-const awkDefaultFiles = (d: Difference): boolean =>
+const awkIntended = (d: Difference): boolean =>
   /^[gmn]?awk$/.test(d.command) &&
-  d.now.some((c) => AWK_DEFAULT_FILE.test(c)) &&
-  d.now.filter((c) => !AWK_DEFAULT_FILE.test(c)).join('\n') === d.old.join('\n');
+  d.old.every((c) => d.now.includes(c)) &&
+  d.now.every((c) => d.old.includes(c) || AWK_DEFAULT_FILE.test(c) || c.startsWith('read '));
 
 /**
  * Development tools: uv, poetry, dc and code said "NAME: runs ..." and now say "NAME runs ..."

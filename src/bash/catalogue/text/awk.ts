@@ -1,5 +1,6 @@
 import { scanAwkProgram } from '../../commands/awk-program.js';
 import type { EffectSink } from '../../commands/spec.js';
+import { parseOptions } from '../../options.js';
 import { staticWord, type Word } from '../../word.js';
 import type { CatalogueEntry } from '../entry.js';
 
@@ -60,7 +61,7 @@ export const AWK: CatalogueEntry = {
     kind: 'escape',
     why: 'the program writes, reads and runs commands by its own syntax; -f, -E, -i and -l load code from files',
     handles: Object.keys(OPTION_EFFECTS),
-    analyze(_ctx, sink, parsed) {
+    analyze(ctx, sink, parsed) {
       const p = parsed!;
       for (const o of p.options) OPTION_EFFECTS[o.id]?.(o.value, sink);
       const ids = p.options.map((o) => o.id);
@@ -99,7 +100,14 @@ export const AWK: CatalogueEntry = {
           else sink.read(staticWord(file));
         }
       }
-      for (const w of operands) {
+      // awk stops reading options at its program, where the parse above reads on as GNU getopt
+      // does: `awk 1 -F .env` reads the files -F and .env (tried: gawk 5.2.1, mawk 1.3.4). What
+      // those options would do stays reported (fail closed), and their words are read as files.
+      const asAwk = parseOptions(ctx.args, p.table, { permute: false });
+      const hasProgram = !asAwk.options.some((o) => o.id === 'file' || o.id === 'exec' || o.id === 'source');
+      const files = new Set(operands);
+      for (const w of asAwk.operands.slice(hasProgram ? 1 : 0)) files.add(w);
+      for (const w of files) {
         // `var=value` operands are assignments, not files.
         if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) continue;
         sink.read(w);
