@@ -26,6 +26,12 @@ export interface SealedRecord {
   record: DecisionRecord;
   /** The JSON Lines line, without its newline: the canonical JSON of the whole record. */
   line: string;
+  /**
+   * Where seal put the `"hash":"…",` member in `line` (a character offset), or -1 when it
+   * is the last member (no comma follows it). Cutting those characters out leaves exactly the
+   * text that was hashed: what lineHash does with the first `"hash":"` of a line's bytes.
+   */
+  hashAt: number;
 }
 
 /** Gives a record its place in the chain. */
@@ -37,12 +43,16 @@ export function seal(body: UnchainedRecord, at: { seq: number; prev: string; ts:
   // One serialization for both texts: the record's members without `hash` are hashed, and the
   // line is the same members with `hash` put in its sorted place (canonicalize(record) exactly).
   const members = canonicalMembers(unhashed);
-  const hash = sha256Hex(`{${members.map((m) => m.text).join(',')}}`);
-  const after = members.findIndex((m) => m.key > 'hash');
   const texts = members.map((m) => m.text);
-  texts.splice(after === -1 ? texts.length : after, 0, `"hash":${JSON.stringify(hash)}`);
+  const hashed = `{${texts.join(',')}}`;
+  const hash = sha256Hex(hashed);
+  const after = members.findIndex((m) => m.key > 'hash');
   const record = { ...unhashed, hash } as DecisionRecord;
-  return { record, line: `{${texts.join(',')}}` };
+  const member = `"hash":${JSON.stringify(hash)}`;
+  if (after === -1) return { record, line: `${hashed.slice(0, -1)},${member}}`, hashAt: -1 };
+  // `{` and the members before it, each with its comma: the hashed text up to that point.
+  const hashAt = 1 + texts.slice(0, after).reduce((n, t) => n + t.length + 1, 0);
+  return { record, line: `${hashed.slice(0, hashAt)}${member},${hashed.slice(hashAt)}`, hashAt };
 }
 
 const HASH_KEY = Buffer.from('"hash":"');

@@ -27,7 +27,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { ENGINE_VERSION } from '../version.js';
-import { lineHash, type SealedRecord, seal } from './chain.js';
+import { type SealedRecord, seal } from './chain.js';
 import {
   type Checkpoint,
   type KeyInput,
@@ -197,8 +197,8 @@ export class DecisionLog {
         prev = s.record.hash;
         return s;
       });
+      selfCheck(sealed);
       const data = Buffer.from(sealed.map((s) => `${s.line}\n`).join(''));
-      selfCheck(sealed, data);
       if (!lock.holds()) {
         throw new AuditError(
           'lock-lost',
@@ -320,22 +320,25 @@ export class DecisionLog {
 /**
  * Every line must pass the verifier's fast path. If it ever did not (a member sorting before
  * "hash" that the format does not expect), writing would create records only the slow path
- * accepts; refuse instead.
+ * accepts; refuse instead. The fast path (lineHash) cuts the line's first `"hash":"…",` out
+ * and hashes the rest; seal cut its line from the very text it hashed, at `hashAt`. So when
+ * the first `"hash":"` of the line is at `hashAt`, the fast path hashes that same text and the
+ * line verifies on its bytes: checked so, not by hashing every line again (~12 µs a record).
+ * A character offset and a byte offset find the same first occurrence: in UTF-8 the bytes of
+ * an ASCII character never occur inside another character.
  */
-function selfCheck(sealed: SealedRecord[], data: Buffer): void {
-  let at = 0;
+function selfCheck(sealed: SealedRecord[]): void {
   for (const s of sealed) {
-    const length = Buffer.byteLength(s.line);
-    const h = lineHash(data.subarray(at, at + length));
-    if (h === undefined || h.actual !== s.record.hash || h.claimed !== s.record.hash) {
+    if (s.hashAt < 1 || s.line.indexOf(HASH_MEMBER) !== s.hashAt) {
       throw new AuditError(
         'invalid-record',
         `record ${s.record.seq} would not verify on its bytes; refusing to write it`,
       );
     }
-    at += length + 1;
   }
 }
+
+const HASH_MEMBER = '"hash":"';
 
 /** fdatasync(2) on the thread pool, so that the event loop takes new appends meanwhile. */
 async function flush(fd: number, path: string, first: number, last: number): Promise<void> {

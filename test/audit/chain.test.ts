@@ -51,6 +51,24 @@ describe('the hash chain', () => {
     );
   });
 
+  it('says where it put the hash member: the first "hash":" of the line, and the rest is what it hashed', () => {
+    // The log's writer trusts hashAt instead of hashing each line again (log.ts selfCheck).
+    fc.assert(
+      fc.property(arbitraryEntry, (entry) => {
+        const { record, line, hashAt } = seal(toUnchainedRecord(entry, ctx), {
+          seq: 7,
+          prev: GENESIS,
+          ts: '2025-01-01T00:00:00.000Z',
+        });
+        expect(hashAt).toBe(line.indexOf('"hash":"'));
+        const member = `"hash":"${record.hash}",`;
+        expect(line.slice(hashAt, hashAt + member.length)).toBe(member);
+        const { hash, ...rest } = record;
+        expect(line.slice(0, hashAt) + line.slice(hashAt + member.length)).toBe(canonicalize(rest));
+      }),
+    );
+  });
+
   it('gives up on lines without the canonical hash member, rather than guessing', () => {
     expect(lineHash(Buffer.from('{"a":1}'))).toBeUndefined();
     expect(lineHash(Buffer.from(`{"hash":"${'a'.repeat(64)}"}`))).toBeUndefined(); // first member, no comma after
