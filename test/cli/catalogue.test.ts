@@ -29,6 +29,30 @@ describe('toolgate catalogue', () => {
     });
   });
 
+  it('--json lists every option of every entry, with the effect the entry declares', async () => {
+    const table = JSON.parse((await runCli(['catalogue', '--json'])).stdout);
+    const byName = new Map(table.entries.map((e: { name: string }) => [e.name, e]));
+    const missing: string[] = [];
+    let checked = 0;
+    for (const e of CATALOGUE) {
+      const listed = (byName.get(e.name) as { options: { spellings: string[]; effect: string }[] }).options;
+      for (const [spec, effect] of Object.entries(e.options ?? {})) {
+        // A spec's names as a reviewer reads them: `-o`, `--output`.
+        const spellings = spec
+          .replace(/[=?]$/, '')
+          .split('|')
+          .map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
+        const shown = listed.some(
+          (o) => o.effect === effect && spellings.every((s) => o.spellings.includes(s)),
+        );
+        if (!shown) missing.push(`${e.name} ${spec} (${effect})`);
+        checked++;
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(1_500);
+  });
+
   it('--effect keeps the options with that effect (and the one-off analyzers, with why)', async () => {
     const r = await runCli(['catalogue', '--json', '--effect', 'writes']);
     const table = JSON.parse(r.stdout);
