@@ -151,7 +151,9 @@ function analyzeParsed(
     line,
     reports: analyzer.reports,
     lineReasons,
-    lineRunsHiddenCode: hiddenCode.length > 0,
+    // A binding of PATH, BASH_CMDS, BASH_ENV... can make a later command run a program the line
+    // does not show, as a `PATH=tools ls` prefix can (which its command reports as opaque).
+    lineRunsHiddenCode: hiddenCode.length + bound.length > 0,
     complete: line.problems.length === 0 && analyzer.complete,
   };
 }

@@ -667,7 +667,9 @@ class Walker {
       } else argv.push(this.word(child, ctx));
     }
     // `declare`/`local`/`read`-style builtins assign by name: every named variable is tainted.
-    for (const w of argv.slice(1)) {
+    // With -p they print the names instead and set nothing (bash ignores the other options).
+    const prints = argv.slice(1).some((w) => /^-[a-zA-Z]*p/.test(w.value));
+    for (const w of prints ? [] : argv.slice(1)) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.value);
       if (m && !w.value.startsWith('-') && !assignments.some((a) => a.name === m[1] && isInteger(a.value))) {
         this.tainted = addTo(this.tainted, m[1]!);
@@ -852,7 +854,7 @@ class Walker {
         }
         case 'heredoc_body':
           body = this.text(child);
-          this.checkHeredocLines(body, delimiter, op, child);
+          this.checkHeredocLines(body, delimiter, op, quoted, child);
           // An unquoted heredoc expands its body: substitutions in it run. tree-sitter leaves
           // some bodies (`<<-`) unparsed; read those as the double-quoted text they behave like.
           if (!quoted) {
@@ -884,11 +886,18 @@ class Walker {
 
   /**
    * bash ends a here-document at the first line that is the delimiter after quote removal
-   * (`<<E"O"F` ends at `EOF`), tabs stripped for `<<-`. A body that holds such a line was read
-   * longer than bash reads it: what follows that line is commands.
+   * (`<<E"O"F` ends at `EOF`), tabs stripped for `<<-`. In an unquoted one, a backslash-newline
+   * joins two lines before that test (`EO\` then `F` is the line `EOF`). A body that holds such
+   * a line was read longer than bash reads it: what follows that line is commands.
    */
-  private checkHeredocLines(body: string, delimiter: string, op: RedirectOp, node: SyntaxNode): void {
-    for (const line of body.split('\n')) {
+  private checkHeredocLines(
+    body: string,
+    delimiter: string,
+    op: RedirectOp,
+    quoted: boolean,
+    node: SyntaxNode,
+  ): void {
+    for (const line of quoted ? body.split('\n') : joinedLines(body)) {
       if (stripTabs(line, op) === delimiter) {
         this.problem(
           `parser disagreement: bash ends the here-document at the line "${delimiter}" inside "${this.snippet(node)}"`,
@@ -1366,6 +1375,22 @@ function joinCwd(base: string, target: string): string {
   if (target.startsWith('/') || target.startsWith('~')) return path.posix.normalize(target);
   if (base === '~' || base.startsWith('~/')) return path.posix.normalize(`${base}/${target}`);
   return path.posix.join(base, target);
+}
+
+/** The lines bash reads from an unquoted here-document body: a backslash-newline joins two. */
+function joinedLines(body: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const line of body.split('\n')) {
+    const backslashes = /\\*$/.exec(line)![0].length;
+    if (backslashes % 2 === 1) pending += line.slice(0, -1);
+    else {
+      out.push(pending + line);
+      pending = '';
+    }
+  }
+  if (pending !== '') out.push(pending);
+  return out;
 }
 
 function union(a: CwdSet, b: CwdSet): CwdSet {

@@ -226,6 +226,14 @@ const notReadOnly: [string, boolean][] = [
   ["git grep -O'rm -f' TODO", true],
   ['git grep --open-files-in-pager=touch x', false],
   ['git log -1 --output=x', true],
+  // stash show takes diff options and stash list log's: with a stash, --output writes (bwrap, scratch repository).
+  ['git stash show -p --output=o.txt', true],
+  ['git stash list --output=o.txt', true],
+  // A name bound without `=` that decides what later commands run: as destructive as a PATH= prefix.
+  ["printf -v 'BASH_CMDS[ls]' %s tools/ls; ls", true],
+  ['unset PATH; : ${PATH:=tools}; ls', true],
+  ['declare -n r=PATH; r=tools; ls', true],
+  ['sort -S 64k -T . big.txt', false],
   ['git diff --outp=x', true],
   ['git diff --ext-diff', true],
   ['git help -m git', false],

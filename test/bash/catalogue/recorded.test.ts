@@ -17,9 +17,23 @@ import { compareWithRecorded, type Difference } from './recorded-calls.js';
  */
 const gitIntended = (d: Difference): boolean =>
   [...d.old].sort().join('\n') === [...d.now].sort().join('\n') ||
+  stashReads(d) ||
   (/^git (.* )?(grep|config) /.test(d.line) &&
     d.old.every((c) => d.now.includes(c)) &&
     d.now.length > d.old.length);
+
+/**
+ * Intended by holes (#16 class 8): `git stash list` takes log's options and `stash show` diff's
+ * (`--output=FILE` writes), so they are read like git log: the paths after `--` are reads, and a
+ * word only known at run time may be `--output`. Only such calls are added to what the old table
+ * said (nothing).
+ */
+const STASH_MAY_BE_OPTION =
+  /^notUnderstood git stash: ".*" is only known at run time and could be an option$/;
+const stashReads = (d: Difference): boolean =>
+  /(^|&& )git stash (list|show)\b/.test(d.line) &&
+  d.old.length === 0 &&
+  d.now.every((c) => c.startsWith('read ') || STASH_MAY_BE_OPTION.test(c));
 
 /**
  * Text filters: tee's and yq's writing option (-a, -i) is data with an effect, so a word only
@@ -29,6 +43,7 @@ const gitIntended = (d: Difference): boolean =>
 const MAY_BE_OPTION = /^notUnderstood (tee|yq): ".*" is only known at run time and could be an option$/;
 function textIntended(d: Difference): boolean {
   if (awkIntended(d)) return true;
+  if (d.command === 'sort') return sortTemporaryDirectory(d);
   if (d.command !== 'tee' && d.command !== 'yq') return false;
   const now = d.now.filter((c) => !MAY_BE_OPTION.test(c));
   if (now.join('\n') === d.old.join('\n')) return true;
@@ -52,6 +67,16 @@ const awkIntended = (d: Difference): boolean =>
   /^[gmn]?awk$/.test(d.command) &&
   d.old.every((c) => d.now.includes(c)) &&
   d.now.every((c) => d.old.includes(c) || AWK_DEFAULT_FILE.test(c) || c.startsWith('read '));
+
+/**
+ * Intended by holes (#16 class 8): sort -T DIR spills into temporary files it makes in DIR (the
+ * oracle saw 300 for `-S 64k -T .`): not read-only now. Only that call is added.
+ */
+const SORT_T = /^notUnderstood sort (-T|--temporary-directory|--t\S*) is not a read-only option$/;
+function sortTemporaryDirectory(d: Difference): boolean {
+  const now = d.now.filter((c) => !SORT_T.test(c));
+  return now.length < d.now.length && now.join('\n') === d.old.join('\n');
+}
 
 /**
  * Development tools: uv, poetry, dc and code said "NAME: runs ..." and now say "NAME runs ..."

@@ -149,9 +149,13 @@ const declareSpec: CommandSpec = {
   analyze(ctx, sink) {
     const isExport = ctx.name === 'export';
     const exported = isExport || ctx.args.some((w) => /^-[a-zA-Z]*x/.test(w.value));
-    // A name reference makes every later use of one name a use of another (`declare -n r=PATH; r=x`).
+    // A name reference makes every later use of one name a use of another (`declare -n r=PATH;
+    // r=tools; ls` runs tools/ls): which variable an assignment sets is only known at run time,
+    // so it may be one that decides what later commands run, as a binding of PATH itself does.
     if (ctx.args.some((w) => /^-[a-zA-Z]*n/.test(w.value)))
-      sink.notUnderstood(`${ctx.name} -n makes a name refer to another variable`);
+      sink.opaque(
+        `${ctx.name} -n makes a name refer to another variable: assigning through it may set PATH or BASH_ENV`,
+      );
     for (const w of ctx.args) {
       if (w.value.startsWith('-') || w.value.startsWith('+')) continue;
       const eq = w.value.indexOf('=');

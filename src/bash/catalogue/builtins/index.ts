@@ -90,9 +90,10 @@ const ABOUT: Readonly<Record<string, About>> = {
   declare: [
     'declares variables (declare, typeset, local, readonly)',
     {
-      readOnly: ['local x=1', 'readonly X=1'],
-      notReadOnly: ['declare -p PATH', 'typeset -p PATH'],
-      destructive: ['export PATH=/tmp:$PATH'],
+      // -p prints and sets nothing (the oracle saw no effect of `declare -p PATH`, `typeset -p PATH`).
+      readOnly: ['local x=1', 'readonly X=1', 'declare -p PATH', 'typeset -p PATH'],
+      // A binding of PATH or a name reference may make a later command run another program.
+      destructive: ['export PATH=/tmp:$PATH', 'declare PATH=tools', 'declare -n r=PATH'],
     },
   ],
   unset: ['removes variables or functions', { readOnly: ['unset X'] }],

@@ -318,9 +318,12 @@ const tag: Analyzer = (ctx, sink) => {
   );
 };
 
+/** `stash list` takes log's options and `stash show` diff's: `--output=FILE` writes FILE. */
+const stashReading: Analyzer = reading();
+
 const stash: Analyzer = (ctx, sink) => {
   const sub = ctx.args[0]?.value;
-  if (sub === 'list' || sub === 'show') return;
+  if (sub === 'list' || sub === 'show') return stashReading({ ...ctx, args: ctx.args.slice(1) }, sink);
   if (sub === 'drop' || sub === 'clear' || sub === 'pop')
     return sink.change(`${ctx.name} ${sub} discards stashed changes`, true);
   sink.change(`${ctx.name} ${sub ?? 'push'} changes the working tree and stash`, false);
