@@ -131,7 +131,8 @@ describe('bash rule index', () => {
       ),
       { numRuns: 400 },
     );
-  });
+    // 400 generated policies: ~14 s alone on a quiet machine, several times that under load.
+  }, 120_000);
 
   // Found by the property (seed -984928800): the linear scan in policy order named the rule met
   // by option spelling (-fr for -rf) before the one the text meets as written.
