@@ -1,3 +1,5 @@
+import { gitHardeningEnv } from './git-hardening-env.js';
+
 /**
  * The environment a sandboxed process sees: an allow list, never the caller's whole
  * environment, because environments are where credentials live.
@@ -7,6 +9,8 @@
  *   PATH, HOME, LANG, LANGUAGE, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR.
  * - `profile.envAllow` adds names; an entry ending in `*` admits a prefix (`NODE_*`), and `*`
  *   alone admits every name.
+ * - Git's settings that keep it from running programs (git-hardening-env.ts) are carried
+ *   when the caller set them, so an agent's hardened git stays hardened in the jail.
  * - A name that looks like a secret (see SECRET_PATTERNS) is dropped even when a prefix or `*`
  *   admits it; only an entry naming it exactly passes it. The baseline cannot smuggle one in.
  */
@@ -98,6 +102,12 @@ export function buildChildEnv(source: NodeJS.ProcessEnv, envAllow: readonly stri
     }
     env[name] = value;
   }
+  // git's numbered config pairs are always the carried ones: an allow list admitting
+  // GIT_CONFIG_* would pass the count but drop GIT_CONFIG_KEY_n as secret-looking (*_KEY_*),
+  // and git refuses a count whose pairs are missing.
+  for (const name of Object.keys(env))
+    if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name)) delete env[name];
+  Object.assign(env, gitHardeningEnv(source));
   return { env, droppedSecrets: droppedSecrets.sort() };
 }
 
