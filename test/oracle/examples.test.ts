@@ -49,6 +49,10 @@ const EXPLAINED: Readonly<Record<string, { readonly why: string; readonly effect
     why: 'script runs the command it shows through $SHELL -c in a pseudo-terminal it opens',
     effects: [/^exec: \/bin\/(ba)?sh$/, /^write: openat \/dev\/pts\/ptmx$/],
   },
+  'script --timing -q -c ls /dev/null': {
+    why: 'the same as plain script: with no file, --timing writes its timing data to stderr',
+    effects: [/^exec: \/bin\/(ba)?sh$/, /^write: openat \/dev\/pts\/ptmx$/],
+  },
   // Accepted, decided (#15 item 3): the runtime's own bookkeeping, on every start, whatever the
   // line asks; nothing of the user's changes and nothing leaves the machine but a version check.
   // In the read-only jail (private /tmp, read-only home, no network) each is a failed write or
